@@ -1,0 +1,103 @@
+/* config.c - environment first, then -a/-p/-r/-n/-t flags. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "log.h"
+
+static int parse_ulong(const char *name, const char *s, unsigned long max,
+		       unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max) {
+		log_msg("config: bad %s '%s'", name, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Apply one setting by its environment name. */
+static int apply(struct srv_config *c, const char *name, const char *val)
+{
+	unsigned long v;
+
+	if (strcmp(name, "srv_addr") == 0) {
+		c->addr = val;
+	} else if (strcmp(name, "srv_root") == 0) {
+		c->root = val;
+	} else if (strcmp(name, "srv_port") == 0) {
+		if (parse_ulong(name, val, 65535, &v) != 0 || v == 0)
+			return -1;
+		c->port = (unsigned)v;
+	} else if (strcmp(name, "srv_max_requests") == 0) {
+		if (parse_ulong(name, val, (unsigned long)-1, &v) != 0)
+			return -1;
+		c->max_requests = v;
+	} else if (strcmp(name, "srv_timeout") == 0) {
+		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
+			return -1;
+		c->timeout_s = (unsigned)v;
+	}
+	return 0;
+}
+
+static const char *flag_name(char f)
+{
+	switch (f) {
+	case 'a': return "srv_addr";
+	case 'p': return "srv_port";
+	case 'r': return "srv_root";
+	case 'n': return "srv_max_requests";
+	case 't': return "srv_timeout";
+	default: return NULL;
+	}
+}
+
+static int load_env(struct srv_config *c)
+{
+	static const char *const names[] = { "srv_addr", "srv_port", "srv_root",
+					     "srv_max_requests", "srv_timeout" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = getenv(names[i]);
+
+		if (v && apply(c, names[i], v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "-p 8080" style flags; anything not starting with '-' is skipped. */
+static int load_flags(struct srv_config *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *name = argv[i][0] == '-' && argv[i][1] && !argv[i][2]
+					   ? flag_name(argv[i][1]) : NULL;
+
+		if (argv[i][0] != '-')
+			continue;
+		if (!name || i + 1 >= argc) {
+			log_msg("config: usage: [-a addr] [-p port] [-r root] "
+				"[-n max_requests] [-t timeout_s]");
+			return -1;
+		}
+		if (apply(c, name, argv[++i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int config_load(struct srv_config *c, int argc, char **argv)
+{
+	*c = (struct srv_config){ .addr = "0.0.0.0", .port = 80, .root = "/srv",
+				  .max_requests = 0, .timeout_s = 10 };
+	if (load_env(c) != 0)
+		return -1;
+	return load_flags(c, argc, argv);
+}

@@ -1,0 +1,19 @@
+/* config.h - settings from the environment (kernel command line words
+ * name=value become init's environment) and from flags (host runs). */
+#ifndef APP_CONFIG_H
+#define APP_CONFIG_H
+
+struct srv_config {
+	const char *addr;            /* srv_addr, -a: listen address (0.0.0.0) */
+	unsigned port;               /* srv_port, -p: 80 */
+	const char *root;            /* srv_root, -r: /srv */
+	unsigned long max_requests;  /* srv_max_requests, -n: 0 = unlimited */
+	unsigned timeout_s;          /* srv_timeout, -t: idle/request timeout, 10 */
+};
+
+/* Fill c from the environment, then argv flags. Returns 0, or -1 after
+ * logging what was wrong. Words that are not flags are ignored (the kernel
+ * passes unknown command-line words to init as arguments). */
+int config_load(struct srv_config *c, int argc, char **argv);
+
+#endif

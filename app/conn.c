@@ -1,0 +1,288 @@
+/* conn.c - the per-connection state machine:
+ *   READ  -> (request parsed) -> HEAD -> BODY -> READ (keep-alive)
+ *                                          \-> DRAIN (close) -> closed */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "fsopen.h"
+#include "listing.h"
+#include "log.h"
+#include "mime.h"
+#include "range.h"
+#include "response.h"
+
+#define STEP_NEXT (-1) /* state changed: run the next step at once */
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0 && close(*fd) != 0 && errno != EINTR)
+		log_msg("close: %s", strerror(errno));
+	*fd = -1;
+}
+
+void conn_open(struct conn *c, int fd, const char *peer,
+	       const struct conn_env *env)
+{
+	c->fd = fd;
+	c->state = CONN_READ;
+	c->deadline_ms = env->now_ms + env->timeout_ms;
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+	c->in_len = 0;
+	c->out_len = c->out_sent = c->head_len = 0;
+	c->job.file_fd = -1;
+	c->status = 0;
+}
+
+static const char *via_name(const struct conn *c)
+{
+	switch (c->job.via) {
+	case XFER_VIA_SENDFILE: return "sendfile";
+	case XFER_VIA_RW: return "read/write";
+	case XFER_VIA_SENDFILE | XFER_VIA_RW: return "sendfile+read/write";
+	default: return c->out_len > c->head_len ? "memory" : "-";
+	}
+}
+
+static long long body_sent(const struct conn *c)
+{
+	size_t mem = c->out_sent > c->head_len ? c->out_sent - c->head_len : 0;
+
+	return (long long)mem + (long long)(c->file_body - c->job.left);
+}
+
+/* The request log line: client method path status bytes via. */
+static void log_request(const struct conn *c, const char *note)
+{
+	log_msg("%s %s %s %d %lld %s%s", c->peer,
+		c->method[0] ? c->method : "-", c->target[0] ? c->target : "-",
+		c->status, body_sent(c), via_name(c), note);
+}
+
+static void set_error(struct conn *c, int status, bool keep_alive, off_t total)
+{
+	c->keep_alive = keep_alive;
+	c->status = status;
+	c->head_len = 0;
+	c->out_len = resp_error(c->out, sizeof(c->out), status, keep_alive, total,
+				&c->head_len);
+}
+
+static void serve_listing(struct conn *c, int dirfd, const char *rel, bool head)
+{
+	char body[CONN_OUT_MAX - 512];
+	size_t n = listing_build(dirfd, rel, body, sizeof(body));
+	struct resp_head h = { .status = 200, .type = "text/html; charset=utf-8",
+			       .length = (off_t)n, .keep_alive = c->keep_alive };
+
+	if (n == 0) {
+		set_error(c, 500, false, 0);
+		return;
+	}
+	c->status = 200;
+	c->head_len = c->out_len = resp_format(c->out, sizeof(c->out), &h);
+	if (!head && c->out_len + n <= sizeof(c->out)) {
+		memcpy(c->out + c->out_len, body, n);
+		c->out_len += n;
+	}
+}
+
+static void serve_file(struct conn *c, int fd, const struct stat *st,
+		       const struct http_request *req)
+{
+	struct byte_range r = { 0, st->st_size };
+	struct resp_head h = { .status = 200, .type = mime_type(req->path),
+			       .total = st->st_size, .keep_alive = c->keep_alive };
+
+	if (req->has_range) {
+		int rs = req->range_too_long ? 416
+					     : range_resolve(req->range, st->st_size, &r);
+		if (rs == 416) {
+			close_fd(&fd);
+			set_error(c, 416, c->keep_alive, st->st_size);
+			return;
+		}
+		if (rs == 206) {
+			h.status = 206;
+			h.range = &r;
+		}
+	}
+	h.length = r.len;
+	c->status = h.status;
+	c->head_len = c->out_len = resp_format(c->out, sizeof(c->out), &h);
+	if (req->method == HTTP_HEAD) {
+		close_fd(&fd);
+		return;
+	}
+	c->job = (struct xfer_job){ .file_fd = fd, .off = r.start, .left = r.len };
+	c->file_body = r.len;
+}
+
+static void serve(struct conn *c, const struct conn_env *env,
+		  const struct http_request *req)
+{
+	struct stat st;
+	int fd = fs_open_beneath(env->rootfd, req->path, &st);
+
+	if (fd < 0) {
+		set_error(c, -fd, -fd != 500 && c->keep_alive, 0);
+		return;
+	}
+	if (S_ISDIR(st.st_mode))
+		serve_listing(c, fd, req->path, req->method == HTTP_HEAD);
+	else
+		serve_file(c, fd, &st, req);
+}
+
+/* A request was parsed (st == 1) or refused (st = an HTTP status). */
+static void start_response(struct conn *c, const struct conn_env *env, int st,
+			   const struct http_request *req, size_t consumed)
+{
+	snprintf(c->method, sizeof(c->method), "%s", req->method_name);
+	snprintf(c->target, sizeof(c->target), "%s", req->target);
+	c->out_len = c->out_sent = c->head_len = 0;
+	c->job = (struct xfer_job){ .file_fd = -1 };
+	c->file_body = 0;
+	if (st != 1) {
+		set_error(c, st, false, 0);
+		c->in_len = 0; /* framing is lost: close after the answer */
+	} else {
+		c->keep_alive = req->keep_alive;
+		serve(c, env, req);
+		memmove(c->in, c->in + consumed, c->in_len - consumed);
+		c->in_len -= consumed;
+	}
+	if (c->out_len == 0)
+		set_error(c, 500, false, 0);
+	c->state = CONN_HEAD;
+}
+
+static int step_read(struct conn *c, const struct conn_env *env)
+{
+	struct http_request req;
+	size_t consumed = 0;
+	int st = c->in_len ? http_parse(c->in, c->in_len, &req, &consumed) : 0;
+	ssize_t n;
+
+	if (st != 0) {
+		start_response(c, env, st, &req, consumed);
+		return STEP_NEXT;
+	}
+	n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, 0);
+	if (n < 0)
+		return errno == EINTR ? STEP_NEXT
+		       : errno == EAGAIN || errno == EWOULDBLOCK ? POLLIN : 0;
+	if (n == 0)
+		return 0; /* the client is done (or gave up mid-request) */
+	c->in_len += (size_t)n;
+	return STEP_NEXT;
+}
+
+static int finish(struct conn *c, const struct conn_env *env,
+		  unsigned long *answered)
+{
+	log_request(c, "");
+	(*answered)++;
+	c->status = 0;
+	close_fd(&c->job.file_fd);
+	c->deadline_ms = env->now_ms + env->timeout_ms;
+	if (c->keep_alive) {
+		c->state = CONN_READ;
+		return STEP_NEXT;
+	}
+	/* Half-close and read what the client still sends, so our last bytes
+	 * are not destroyed by a reset when we close with unread input. */
+	if (shutdown(c->fd, SHUT_WR) != 0)
+		return 0;
+	c->state = CONN_DRAIN;
+	c->deadline_ms = env->now_ms + CONN_DRAIN_MS;
+	return STEP_NEXT;
+}
+
+static int step_head(struct conn *c, const struct conn_env *env,
+		     unsigned long *answered)
+{
+	int more = c->job.left > 0 ? MSG_MORE : 0;
+	ssize_t n = send(c->fd, c->out + c->out_sent, c->out_len - c->out_sent,
+			 MSG_NOSIGNAL | more);
+
+	if (n < 0)
+		return errno == EINTR ? STEP_NEXT
+		       : errno == EAGAIN || errno == EWOULDBLOCK ? POLLOUT : 0;
+	c->out_sent += (size_t)n;
+	c->deadline_ms = env->now_ms + env->timeout_ms;
+	if (c->out_sent < c->out_len)
+		return POLLOUT;
+	if (c->job.left > 0) {
+		c->state = CONN_BODY;
+		return STEP_NEXT;
+	}
+	return finish(c, env, answered);
+}
+
+static int step_body(struct conn *c, const struct conn_env *env,
+		     unsigned long *answered)
+{
+	off_t before = c->job.left;
+	enum xfer_status s = xfer_run(env->xfer, &c->job, c->fd);
+
+	if (c->job.left != before)
+		c->deadline_ms = env->now_ms + env->timeout_ms;
+	if (s == XFER_FAIL)
+		return 0;
+	if (s == XFER_AGAIN)
+		return POLLOUT;
+	return finish(c, env, answered);
+}
+
+static int step_drain(struct conn *c)
+{
+	ssize_t n = recv(c->fd, c->in, sizeof(c->in), 0);
+
+	if (n > 0)
+		return POLLIN;
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return POLLIN;
+	return 0;
+}
+
+short conn_step(struct conn *c, const struct conn_env *env,
+		unsigned long *answered)
+{
+	int r = STEP_NEXT;
+
+	while (r == STEP_NEXT) {
+		switch (c->state) {
+		case CONN_READ: r = step_read(c, env); break;
+		case CONN_HEAD: r = step_head(c, env, answered); break;
+		case CONN_BODY: r = step_body(c, env, answered); break;
+		case CONN_DRAIN: r = step_drain(c); break;
+		default: r = 0; break;
+		}
+	}
+	return (short)r;
+}
+
+void conn_close(struct conn *c, const char *why, unsigned long *answered)
+{
+	if (c->status != 0) {
+		char note[48];
+
+		snprintf(note, sizeof(note), " aborted%s%s", why ? ": " : "",
+			 why ? why : "");
+		log_request(c, note);
+		(*answered)++;
+	} else if (why && c->state == CONN_READ) {
+		log_msg("%s closed: %s%s", c->peer, why,
+			c->in_len ? " (request incomplete)" : "");
+	}
+	close_fd(&c->job.file_fd);
+	close_fd(&c->fd);
+	c->state = CONN_FREE;
+	c->status = 0;
+}

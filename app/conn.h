@@ -1,0 +1,55 @@
+/* conn.h - one client connection: read a request, answer it, repeat. */
+#ifndef APP_CONN_H
+#define APP_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "http.h"
+#include "xfer.h"
+
+#define CONN_OUT_MAX 4096   /* headers, or headers + a small body */
+#define CONN_DRAIN_MS 2000  /* linger after our last byte to read the rest */
+
+enum conn_state { CONN_FREE, CONN_READ, CONN_HEAD, CONN_BODY, CONN_DRAIN };
+
+/* What a connection needs from its server, passed on every step. */
+struct conn_env {
+	int rootfd;
+	struct xfer_ctx *xfer;
+	long long now_ms;
+	long long timeout_ms;
+};
+
+struct conn {
+	int fd;
+	enum conn_state state;
+	long long deadline_ms;
+	char peer[48];              /* "a.b.c.d:port" */
+	char in[HTTP_HEAD_MAX];
+	size_t in_len;
+	char out[CONN_OUT_MAX];
+	size_t out_len, out_sent, head_len;
+	struct xfer_job job;        /* job.file_fd < 0: no file body */
+	off_t file_body;            /* bytes the file body should have */
+	bool keep_alive;
+	int status;                 /* response in flight, 0 when none */
+	char method[16];
+	char target[96];
+};
+
+/* Take over the accepted, non-blocking socket fd. */
+void conn_open(struct conn *c, int fd, const char *peer,
+	       const struct conn_env *env);
+
+/* Do what can be done now. Returns the poll events to wait for, or 0 when
+ * the connection is over (then call conn_close). Adds the number of
+ * requests answered to *answered. */
+short conn_step(struct conn *c, const struct conn_env *env,
+		unsigned long *answered);
+
+/* Close the connection. why (e.g. "timeout") is logged when not NULL; a
+ * response cut short is logged as aborted and counted in *answered. */
+void conn_close(struct conn *c, const char *why, unsigned long *answered);
+
+#endif

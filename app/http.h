@@ -1,0 +1,34 @@
+/* http.h - HTTP/1.x request parser (pure: no I/O, fuzzed on the host). */
+#ifndef APP_HTTP_H
+#define APP_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HTTP_LINE_MAX 2048  /* request line, CRLF included: else 414 */
+#define HTTP_HEAD_MAX 8192  /* request line + headers: else 431 */
+#define HTTP_PATH_MAX 1024  /* decoded path: else 414 */
+#define HTTP_RANGE_MAX 64   /* Range header value kept for range.c */
+
+enum http_method { HTTP_GET, HTTP_HEAD, HTTP_OTHER };
+
+struct http_request {
+	enum http_method method;
+	char method_name[16];        /* sanitized, for the log */
+	char target[96];             /* sanitized raw target, for the log */
+	char path[HTTP_PATH_MAX];    /* decoded, relative to the served folder */
+	char range[HTTP_RANGE_MAX];  /* Range value when has_range */
+	bool has_range;
+	bool range_too_long;         /* a Range header too long to be sane */
+	bool keep_alive;
+};
+
+/* Parse the request at the start of buf (len bytes).
+ * Returns 0 when more bytes are needed (len < HTTP_HEAD_MAX), 1 when a
+ * complete, acceptable GET/HEAD request was parsed, or an HTTP error status
+ * (400, 403, 414, 431, 501, 505). *consumed is set to the request's length
+ * when it returns 1 (the next pipelined request starts there). */
+int http_parse(const char *buf, size_t len, struct http_request *req,
+	       size_t *consumed);
+
+#endif

@@ -1,0 +1,79 @@
+/* response.c - header formatting (no I/O). */
+#include <stdio.h>
+
+#include "response.h"
+
+const char *resp_reason(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 206: return "Partial Content";
+	case 400: return "Bad Request";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 408: return "Request Timeout";
+	case 414: return "URI Too Long";
+	case 416: return "Range Not Satisfiable";
+	case 431: return "Request Header Fields Too Large";
+	case 501: return "Not Implemented";
+	case 505: return "HTTP Version Not Supported";
+	default: return "Internal Server Error";
+	}
+}
+
+/* snprintf at out+*used; false when it does not fit. */
+#define APPEND(out, cap, used, ...)                                          \
+	do {                                                                   \
+		int n_ = snprintf((out) + *(used), (cap) - *(used), __VA_ARGS__); \
+		if (n_ < 0 || (size_t)n_ >= (cap) - *(used))                      \
+			return 0;                                              \
+		*(used) += (size_t)n_;                                         \
+	} while (0)
+
+static size_t format_fields(char *out, size_t cap, size_t *used,
+			    const struct resp_head *h)
+{
+	if (h->type)
+		APPEND(out, cap, used, "Content-Type: %s\r\n", h->type);
+	APPEND(out, cap, used, "Content-Length: %lld\r\n", (long long)h->length);
+	if (h->status == 206)
+		APPEND(out, cap, used, "Content-Range: bytes %lld-%lld/%lld\r\n",
+		       (long long)h->range->start,
+		       (long long)(h->range->start + h->range->len - 1),
+		       (long long)h->total);
+	if (h->status == 416)
+		APPEND(out, cap, used, "Content-Range: bytes */%lld\r\n",
+		       (long long)h->total);
+	return 1;
+}
+
+size_t resp_format(char *out, size_t cap, const struct resp_head *h)
+{
+	size_t used = 0;
+
+	APPEND(out, cap, &used, "HTTP/1.1 %d %s\r\nServer: fileserver\r\n",
+	       h->status, resp_reason(h->status));
+	if (!format_fields(out, cap, &used, h))
+		return 0;
+	APPEND(out, cap, &used, "Accept-Ranges: bytes\r\nConnection: %s\r\n\r\n",
+	       h->keep_alive ? "keep-alive" : "close");
+	return used;
+}
+
+size_t resp_error(char *out, size_t cap, int status, bool keep_alive,
+		  off_t total, size_t *head_len)
+{
+	char body[64];
+	int bn = snprintf(body, sizeof(body), "%d %s\n", status, resp_reason(status));
+	struct resp_head h = {
+		.status = status, .type = "text/plain; charset=utf-8",
+		.length = bn > 0 ? bn : 0, .total = total, .keep_alive = keep_alive,
+	};
+	size_t used = resp_format(out, cap, &h);
+
+	if (used == 0 || bn < 0 || (size_t)bn >= cap - used)
+		return 0;
+	*head_len = used;
+	APPEND(out, cap, &used, "%s", body);
+	return used;
+}

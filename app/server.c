@@ -1,0 +1,284 @@
+/* server.c - accept, poll, dispatch, time out. No fork, no threads. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "server.h"
+
+#define WIND_DOWN_MS 2000
+
+static int open_listener(const struct srv_config *cfg)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons((unsigned short)cfg->port) };
+	int one = 1;
+	int fd;
+
+	if (inet_pton(AF_INET, cfg->addr, &sa.sin_addr) != 1) {
+		log_msg("bad listen address '%s'", cfg->addr);
+		return -1;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		log_msg("socket: %s", strerror(errno));
+		return -1;
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(fd, SERVER_BACKLOG) != 0) {
+		log_msg("listen on %s:%u: %s", cfg->addr, cfg->port, strerror(errno));
+		if (close(fd) != 0)
+			log_msg("close: %s", strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+int server_open(struct server *s, const struct srv_config *cfg, char *buf,
+		size_t bufsz)
+{
+	s->cfg = cfg;
+	s->xfer = (struct xfer_ctx){ .buf = buf, .bufsz = bufsz };
+	s->answered = 0;
+	s->live = 0;
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		s->conns[i].fd = -1;
+		s->conns[i].state = CONN_FREE;
+	}
+	console_init(&s->console, STDIN_FILENO);
+	s->rootfd = open(cfg->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->rootfd < 0) {
+		log_msg("open %s: %s", cfg->root, strerror(errno));
+		return -1;
+	}
+	s->lfd = open_listener(cfg);
+	return s->lfd < 0 ? -1 : 0;
+}
+
+static struct conn_env env_now(struct server *s)
+{
+	return (struct conn_env){ .rootfd = s->rootfd, .xfer = &s->xfer,
+				  .now_ms = clock_ms(),
+				  .timeout_ms = (long long)s->cfg->timeout_s * 1000 };
+}
+
+static void set_nodelay(int fd)
+{
+	int one = 1;
+
+	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0)
+		log_msg("TCP_NODELAY: %s", strerror(errno));
+}
+
+static struct conn *free_slot(struct server *s)
+{
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++)
+		if (s->conns[i].state == CONN_FREE)
+			return &s->conns[i];
+	return NULL;
+}
+
+/* Accept what is pending while there are free slots. */
+static void accept_all(struct server *s, short *want)
+{
+	struct conn_env env = env_now(s);
+
+	while (s->live < SERVER_MAX_CONNS) {
+		struct sockaddr_in peer;
+		socklen_t len = sizeof(peer);
+		char ip[INET_ADDRSTRLEN], name[48];
+		int fd = accept4(s->lfd, (struct sockaddr *)&peer, &len,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+			    errno != ECONNABORTED)
+				log_msg("accept: %s", strerror(errno));
+			return;
+		}
+		if (!inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
+			snprintf(ip, sizeof(ip), "?");
+		snprintf(name, sizeof(name), "%s:%u", ip, (unsigned)ntohs(peer.sin_port));
+		struct conn *c = free_slot(s);
+
+		set_nodelay(fd);
+		conn_open(c, fd, name, &env);
+		want[c - s->conns] = POLLIN;
+		s->live++;
+	}
+}
+
+static void drop(struct server *s, struct conn *c, const char *why)
+{
+	conn_close(c, why, &s->answered);
+	s->live--;
+}
+
+/* Fill fds: console, listener (when serving), connections (conn index in
+ * owner, -1/-2 for console/listener). Returns the count. */
+static nfds_t build_pollset(struct server *s, struct pollfd *fds, int *owner,
+			    const short *want, bool serving)
+{
+	nfds_t n = 0;
+
+	if (serving && s->console.open) {
+		fds[n] = (struct pollfd){ .fd = s->console.fd, .events = POLLIN };
+		owner[n++] = -1;
+	}
+	if (serving && s->live < SERVER_MAX_CONNS) {
+		fds[n] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+		owner[n++] = -2;
+	}
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		if (s->conns[i].state == CONN_FREE)
+			continue;
+		fds[n] = (struct pollfd){ .fd = s->conns[i].fd, .events = want[i] };
+		owner[n++] = (int)i;
+	}
+	return n;
+}
+
+/* ms until the nearest connection deadline, -1 if none. */
+static int poll_timeout(const struct server *s, long long now)
+{
+	long long best = -1;
+
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		long long d;
+
+		if (s->conns[i].state == CONN_FREE)
+			continue;
+		d = s->conns[i].deadline_ms - now;
+		if (d < 0)
+			d = 0;
+		if (best < 0 || d < best)
+			best = d;
+	}
+	return best > 600000 ? 600000 : (int)best;
+}
+
+static void expire(struct server *s, short *want)
+{
+	long long now = clock_ms();
+
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		if (c->state != CONN_FREE && now >= c->deadline_ms) {
+			drop(s, c, c->state == CONN_DRAIN ? NULL : "timeout");
+			want[i] = 0;
+		}
+	}
+}
+
+static void run_conn(struct server *s, size_t i, short *want)
+{
+	struct conn_env env = env_now(s);
+
+	want[i] = conn_step(&s->conns[i], &env, &s->answered);
+	if (want[i] == 0)
+		drop(s, &s->conns[i], NULL);
+}
+
+static bool limit_reached(const struct server *s)
+{
+	return s->cfg->max_requests != 0 && s->answered >= s->cfg->max_requests;
+}
+
+/* Dispatch one poll() result; returns true to stop the loop. */
+static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
+		     const int *owner, short *want, enum server_end *end)
+{
+	for (nfds_t k = 0; k < n; k++) {
+		if (fds[k].revents == 0)
+			continue;
+		if (owner[k] == -1) {
+			if (console_read(&s->console) == CONSOLE_POWEROFF) {
+				log_msg("console: poweroff");
+				*end = SERVER_POWEROFF;
+				return true;
+			}
+		} else if (owner[k] == -2) {
+			accept_all(s, want);
+		} else if (s->conns[owner[k]].state != CONN_FREE) {
+			run_conn(s, (size_t)owner[k], want);
+		}
+		if (limit_reached(s)) {
+			log_msg("served %lu requests: limit reached", s->answered);
+			*end = SERVER_MAX_REQUESTS;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Half-close every connection and wait (bounded) for the clients to close,
+ * so the last responses leave the board before it powers off. */
+static void wind_down(struct server *s)
+{
+	long long end = clock_ms() + WIND_DOWN_MS;
+	short want[SERVER_MAX_CONNS];
+
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		want[i] = POLLIN;
+		if (c->state == CONN_FREE || c->state == CONN_DRAIN)
+			continue;
+		if (c->status != 0 || shutdown(c->fd, SHUT_WR) != 0) {
+			drop(s, c, "shutting down");
+			continue;
+		}
+		c->state = CONN_DRAIN;
+		c->deadline_ms = end;
+	}
+	while (s->live > 0) {
+		struct pollfd fds[SERVER_MAX_CONNS + 2];
+		int owner[SERVER_MAX_CONNS + 2];
+		nfds_t n;
+
+		n = build_pollset(s, fds, owner, want, false);
+		if (poll(fds, n, poll_timeout(s, clock_ms())) < 0 && errno != EINTR)
+			break;
+		expire(s, want);
+		for (nfds_t k = 0; k < n; k++)
+			if (fds[k].revents && s->conns[owner[k]].state != CONN_FREE)
+				run_conn(s, (size_t)owner[k], want);
+	}
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++)
+		if (s->conns[i].state != CONN_FREE)
+			drop(s, &s->conns[i], NULL);
+}
+
+enum server_end server_run(struct server *s)
+{
+	short want[SERVER_MAX_CONNS] = { 0 };
+	enum server_end end = SERVER_FATAL;
+
+	for (;;) {
+		struct pollfd fds[SERVER_MAX_CONNS + 2];
+		int owner[SERVER_MAX_CONNS + 2];
+		nfds_t n = build_pollset(s, fds, owner, want, true);
+		int r = poll(fds, n, poll_timeout(s, clock_ms()));
+
+		if (r < 0 && errno != EINTR) {
+			log_msg("poll: %s", strerror(errno));
+			break;
+		}
+		if (r > 0 && dispatch(s, fds, n, owner, want, &end))
+			break;
+		expire(s, want);
+	}
+	wind_down(s);
+	return end;
+}
