@@ -40,6 +40,18 @@ static int open_component(int dirfd, const char *name, int last)
 	return openat(dirfd, name, flags);
 }
 
+/* Why name could not be opened under dirfd: a symlink (O_NOFOLLOW gives
+ * ELOOP, or ENOTDIR with O_DIRECTORY) is forbidden, not missing. */
+static int open_failure(int dirfd, const char *name, int err)
+{
+	struct stat st;
+
+	if ((err == ENOTDIR || err == ELOOP) &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		return -403;
+	return status_of(err);
+}
+
 static int check_type(int fd, struct stat *st)
 {
 	if (fstat(fd, st) != 0) {
@@ -76,10 +88,10 @@ int fs_open_beneath(int rootfd, const char *rel, struct stat *st)
 		name[n] = '\0';
 		next = open_component(fd, name, slash == NULL);
 		if (next < 0) {
-			int err = errno;
+			int st_code = open_failure(fd, name, errno);
 
 			close_quietly(fd);
-			return status_of(err);
+			return st_code;
 		}
 		close_quietly(fd);
 		fd = next;

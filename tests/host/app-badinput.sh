@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Bad input gets a clear 4xx and a log line, and the server keeps serving;
+# nothing outside the served folder is ever read.
+set -u
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/host/app/app_lib.sh"
+make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
+app_make_root "$APP_ROOT"
+app_start bad || { not_ok "app: server starts"; exit 1; }
+
+long=$(head -c 3000 /dev/zero | tr '\0' a)
+hdr=$(head -c 9000 /dev/zero | tr '\0' b)
+# name | raw request | expected status
+cases=(
+	"malformed request line|GARBAGE\r\n\r\n|400"
+	"missing version|GET /hello.txt\r\n\r\n|400"
+	"unknown method|BREW /hello.txt HTTP/1.1\r\n\r\n|501"
+	"DELETE not implemented|DELETE /hello.txt HTTP/1.1\r\n\r\n|501"
+	"HTTP/2.0 refused|GET / HTTP/2.0\r\n\r\n|505"
+	"oversized request line|GET /$long HTTP/1.1\r\n\r\n|414"
+	"oversized headers|GET / HTTP/1.1\r\nX-Big: $hdr\r\n\r\n|431"
+	"dot-dot traversal|GET /../secret.txt HTTP/1.1\r\n\r\n|403"
+	"deep dot-dot traversal|GET /sub/../../secret.txt HTTP/1.1\r\n\r\n|403"
+	"percent-encoded dot-dot|GET /%%2e%%2e/secret.txt HTTP/1.1\r\n\r\n|403"
+	"mixed-case encoded dot-dot|GET /%%2E%%2e%%2fsecret.txt HTTP/1.1\r\n\r\n|403"
+	"absolute-form target|GET http://evil/etc/passwd HTTP/1.1\r\n\r\n|400"
+	"relative target|GET etc/passwd HTTP/1.1\r\n\r\n|400"
+	"encoded NUL|GET /hello.txt%%00.png HTTP/1.1\r\n\r\n|400"
+	"bad percent escape|GET /%%zz HTTP/1.1\r\n\r\n|400"
+	"header without colon|GET / HTTP/1.1\r\nBogus\r\n\r\n|400"
+	"symlink to a file outside|GET /escape.txt HTTP/1.1\r\n\r\n|403"
+	"symlink to the parent folder|GET /up/secret.txt HTTP/1.1\r\n\r\n|403"
+	"absolute path stays inside|GET //etc/passwd HTTP/1.1\r\n\r\n|404"
+	"malformed range|GET /hello.txt HTTP/1.1\r\nRange: bytes=x-y\r\n\r\n|416"
+)
+for c in "${cases[@]}"; do
+	IFS='|' read -r name req want <<<"$c"
+	got=$(raw "$req" | status)
+	check "app: bad input: $name answers $want (got ${got:-nothing})" [ "$got" = "$want" ]
+done
+# A raw NUL byte inside the request line.
+got=$(printf 'GET /hello.txt\0 HTTP/1.1\r\n\r\n' | { exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT"; cat >&3; timeout 5 cat <&3; } | status)
+check "app: bad input: raw NUL byte answers 400 (got ${got:-nothing})" [ "$got" = 400 ]
+check "app: nothing outside the folder was served" bash -c "! grep -rq 'secret outside' '$APP_TMP'/*.log"
+check "app: every bad request logged" [ "$(log_count ' (400|403|404|414|416|431|501|505) [0-9]+ ')" -ge 21 ]
+check "app: still serving after all that" [ "$(curl -sf "$(url hello.txt)")" = "hello from the board" ]
+check "app: server still alive" kill -0 "$APP_PID"

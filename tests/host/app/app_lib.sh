@@ -1,0 +1,117 @@
+# shellcheck shell=bash
+# Helpers for tests/host/app-*.sh: run the host build of the server on a free
+# 127.0.0.1 port with a temporary served folder. Source after tests/lib.sh.
+#
+#   app_make_root DIR     fill DIR with test.bin (2 MiB + odd), hello.txt,
+#                         a subfolder, and a symlink pointing out of DIR
+#   app_start NAME [CMD...] -- [SERVER ARGS...]
+#                         start CMD (default: the host fileserver) with
+#                         -a 127.0.0.1 -p PORT -r ROOT and the args; sets
+#                         APP_PID APP_PORT APP_LOG; waits for "ready"
+#   app_wait_exit [S]     wait for the server to end; its status in APP_RC
+#   app_stop              kill it if still running (also at exit)
+#   raw REQUEST           send bytes (printf format) on a fresh connection,
+#                         print the response (5 s max)
+APP_BIN=$TOP/build/app/host/fileserver
+APP_TBIN=$TOP/build/app/test
+APP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/app-test.XXXXXX")
+APP_ROOT=$APP_TMP/root
+APP_PID=
+APP_PORT=
+APP_LOG=
+
+app_cleanup() {
+	app_stop
+	rm -rf "$APP_TMP"
+}
+trap app_cleanup EXIT
+
+app_free_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+app_make_root() {
+	local d=$1
+	mkdir -p "$d/sub"
+	head -c $((2 * 1024 * 1024 + 12345)) /dev/urandom >"$d/test.bin"
+	echo "hello from the board" >"$d/hello.txt"
+	echo "inner" >"$d/sub/inner.txt"
+	echo "secret outside the folder" >"$APP_TMP/secret.txt"
+	ln -s "$APP_TMP/secret.txt" "$d/escape.txt"
+	ln -s .. "$d/up"
+}
+
+app_start() {
+	local name=$1 cmd=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		cmd+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] && shift
+	[ ${#cmd[@]} -eq 0 ] && cmd=("$APP_BIN")
+	APP_PORT=$(app_free_port)
+	APP_LOG=$APP_TMP/$name.log
+	"${cmd[@]}" -a 127.0.0.1 -p "$APP_PORT" -r "$APP_ROOT" "$@" \
+		<"${APP_STDIN:-/dev/null}" >"$APP_LOG" 2>&1 &
+	APP_PID=$!
+	for _ in $(seq 100); do
+		grep -q '^fileserver: ready' "$APP_LOG" && return 0
+		kill -0 "$APP_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "server did not get ready:" >&2
+	cat "$APP_LOG" >&2
+	return 1
+}
+
+app_wait_exit() {
+	local limit=${1:-10} t=0
+	APP_RC=
+	while kill -0 "$APP_PID" 2>/dev/null; do
+		[ "$t" -ge $((limit * 10)) ] && { app_stop; APP_RC=124; return; }
+		sleep 0.1
+		t=$((t + 1))
+	done
+	wait "$APP_PID"
+	APP_RC=$?
+	APP_PID=
+}
+
+app_stop() {
+	if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
+		kill "$APP_PID" 2>/dev/null
+		wait "$APP_PID" 2>/dev/null
+	fi
+	APP_PID=
+}
+
+url() { echo "http://127.0.0.1:$APP_PORT/$1"; }
+
+sha() { sha256sum | cut -d' ' -f1; }
+
+filesha() { sha256sum <"$1" | cut -d' ' -f1; }
+
+# Status code of a raw request: raw 'GET / HTTP/1.1\r\n\r\n' | status
+raw() {
+	local fmt=$1
+	(
+		exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT" || exit 1
+		# shellcheck disable=SC2059
+		printf "$fmt" >&3
+		timeout 5 cat <&3
+	)
+}
+
+status() { head -n1 | tr -d '\r' | cut -d' ' -f2; }
+
+# Count log lines matching an ERE.
+log_count() { grep -Ec -- "$1" "$APP_LOG"; }
