@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# mk-images.sh VARIANT: gather the board's boot files in images/VARIANT/:
+# zImage, uImage (u-boot legacy, load/entry 0x60008000), the .dtb, the
+# initramfs and its uInitrd, the debug initramfs, and a MANIFEST with each
+# file's size and sha256.
+set -eu
+. "$(dirname "$0")/lib.sh"
+variant=${1:?usage: mk-images.sh tiny|base}
+kout=$TOP/build/kernel-$variant
+img=$TOP/images/$variant
+mkdir -p "$img"
+
+cp "$kout/arch/arm/boot/zImage" "$img/zImage"
+mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
+	-n "linux-6.1 vexpress $variant" -d "$img/zImage" "$img/uImage" >/dev/null
+cp "$TOP/build/dtb/vexpress-tiny.dtb" "$img/vexpress-tiny.dtb"
+ird=$TOP/build/initramfs
+cp "$ird/initramfs.cpio.gz" "$ird/initramfs-debug.cpio.gz" "$img/"
+cp "$ird/initramfs.uInitrd" "$img/uInitrd"
+cp "$ird/initramfs-debug.uInitrd" "$img/uInitrd-debug"
+cp "$kout/.config" "$img/config"
+
+(
+	cd "$img"
+	for f in zImage uImage vexpress-tiny.dtb initramfs.cpio.gz uInitrd \
+		initramfs-debug.cpio.gz uInitrd-debug config; do
+		printf '%-26s %9d  %s\n' "$f" "$(stat -c %s "$f")" \
+			"$(sha256sum "$f" | cut -d' ' -f1)"
+	done
+) >"$img/MANIFEST"
+echo "  images     images/$variant: zImage $(stat -c %s "$img/zImage") B, uImage $(stat -c %s "$img/uImage") B, uInitrd $(stat -c %s "$img/uInitrd") B"
