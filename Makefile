@@ -1,0 +1,120 @@
+# The board, from Debian packages to a booted vexpress-a9 in QEMU:
+#
+#   deps -> extract -> patch -> configure -> build -> images -> boot -> measure
+#
+#   make board        build everything for both kernels (images/tiny, images/base)
+#   make run-arm      boot the board in QEMU (VARIANT=tiny|base RAM= PORT= DEBUG_SHELL=1)
+#   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
+#
+# Variants, both from kernel/configs/vexpress_tiny_defconfig:
+#   tiny  the board as shipped (splice family compiled out once the series is in)
+#   base  the same with CONFIG_SYSCALL_SPLICE=y
+TOP := $(CURDIR)
+VARIANTS := tiny base
+VARIANT ?= tiny
+
+KSRC := build/linux-6.1
+PATCHED := $(KSRC)/.patched
+PATCHES := kernel/patches/series $(wildcard kernel/patches/*.patch)
+DEFCONFIG := kernel/configs/vexpress_tiny_defconfig
+ZIMAGE = build/kernel-$(1)/arch/arm/boot/zImage
+INIT := build/app/arm/init
+DTB := build/dtb/vexpress-tiny.dtb
+INITRAMFS := build/initramfs/initramfs.cpio.gz
+INITRAMFS_DEBUG := build/initramfs/initramfs-debug.cpio.gz
+TESTFILES := build/rootfs/srv/test.bin
+BUSYBOX := build/busybox/bin/busybox
+MANIFESTS := $(foreach v,$(VARIANTS),images/$(v)/MANIFEST)
+
+.PHONY: all board deps extract patch configure build images run-arm test \
+	defconfig-update clean distclean help
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: board
+board: $(MANIFESTS)
+
+# --- deps: Debian packages (installed as root, else the apt-get line) ------
+deps:
+	@scripts/deps.sh
+
+# --- extract + patch: build/linux-6.1, re-made when the series changes -------
+extract patch: $(PATCHED)
+$(PATCHED): $(PATCHES) | deps
+	@echo "kernel tree: extract linux-source-6.1, apply kernel/patches/series"
+	@scripts/extract-kernel.sh
+
+# --- configure: build/kernel-<variant>/.config --------------------------------
+configure: $(foreach v,$(VARIANTS),build/kernel-$(v)/.config)
+build/kernel-%/.config: $(DEFCONFIG) $(PATCHED)
+	@echo "kernel $*: configure"
+	@scripts/configure-kernel.sh $*
+
+# --- build: zImage per variant (the kernel's make is entered only when
+# the tree or the config changed) ---------------------------------------------
+build: $(foreach v,$(VARIANTS),$(call ZIMAGE,$(v)))
+build/kernel-%/arch/arm/boot/zImage: build/kernel-%/.config
+	@echo "kernel $*: build (full log in build/logs/build-$*.log)"
+	@scripts/build-kernel.sh $*
+
+# --- images: uImage, dtb, initramfs, uInitrd, manifest -----------------------
+images: $(MANIFESTS)
+images/%/MANIFEST: build/kernel-%/arch/arm/boot/zImage $(DTB) $(INITRAMFS) $(INITRAMFS_DEBUG) scripts/mk-images.sh
+	@scripts/mk-images.sh $*
+
+$(DTB): dts/vexpress-tiny.dts $(PATCHED) scripts/mk-dtb.sh
+	@mkdir -p $(@D)
+	@echo "  dtb        $@"
+	@scripts/mk-dtb.sh $< $@
+
+$(TESTFILES): scripts/mk-testfiles.sh
+	@echo "  testfiles  build/rootfs/srv"
+	@scripts/mk-testfiles.sh build/rootfs/srv
+
+# The init program: app/Makefile decides whether anything needs rebuilding;
+# the initramfs is re-packed only when the binary really changed.
+$(INIT): FORCE
+	@$(MAKE) --no-print-directory -s app-arm
+
+$(BUSYBOX): scripts/fetch-busybox.sh | deps
+	@scripts/fetch-busybox.sh
+
+build/initramfs/%.list: $(INIT) $(TESTFILES) scripts/initramfs-list.sh
+	@mkdir -p $(@D)
+	@scripts/initramfs-list.sh $(if $(findstring debug,$*),debug,board) \
+		$(TOP)/$(INIT) $(TOP)/build/rootfs/srv > $@
+
+$(INITRAMFS): build/initramfs/board.list $(PATCHED) scripts/mk-initramfs.sh
+	@echo "  initramfs  $@"
+	@scripts/mk-initramfs.sh $< build/initramfs/initramfs
+
+$(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/debug-inittab $(PATCHED) scripts/mk-initramfs.sh
+	@echo "  initramfs  $@ (debug: BusyBox shell)"
+	@scripts/mk-initramfs.sh $< build/initramfs/initramfs-debug
+
+# --- boot ----------------------------------------------------------------------
+run-arm: images/$(VARIANT)/MANIFEST
+	@scripts/run-arm.sh
+
+# --- test ----------------------------------------------------------------------
+test: board app-test-host
+	@tests/run
+
+# --- maintenance -------------------------------------------------------------
+# Regenerate the committed defconfig from tinyconfig + the commented fragment.
+defconfig-update: $(PATCHED)
+	@scripts/defconfig-update.sh
+
+clean:
+	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs images
+
+distclean:
+	rm -rf build images
+
+help:
+	@sed -n '1,/^TOP :=/p' Makefile | sed '$$d'
+
+FORCE:
+
+# Targets of the parts: app (mk/app.mk), kernel series checks (mk/series.mk), ...
+include $(sort $(wildcard mk/*.mk))
