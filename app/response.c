@@ -36,7 +36,7 @@ static size_t format_fields(char *out, size_t cap, size_t *used,
 	if (h->type)
 		APPEND(out, cap, used, "Content-Type: %s\r\n", h->type);
 	APPEND(out, cap, used, "Content-Length: %lld\r\n", (long long)h->length);
-	if (h->status == 206)
+	if (h->status == 206 && h->range)
 		APPEND(out, cap, used, "Content-Range: bytes %lld-%lld/%lld\r\n",
 		       (long long)h->range->start,
 		       (long long)(h->range->start + h->range->len - 1),

@@ -94,7 +94,7 @@ static void accept_all(struct server *s, short *want)
 	struct conn_env env = env_now(s);
 
 	while (s->live < SERVER_MAX_CONNS) {
-		struct sockaddr_in peer;
+		struct sockaddr_in peer = { 0 };
 		socklen_t len = sizeof(peer);
 		char ip[INET_ADDRSTRLEN], name[48];
 		int fd = accept4(s->lfd, (struct sockaddr *)&peer, &len,

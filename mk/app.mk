@@ -5,7 +5,9 @@
 #   app-host       build/app/host/fileserver native build of the same sources
 #   app-test-host  everything tests/host/app-*.sh need (unit tests, seccomp
 #                  launcher, server linked with a sendfile test double)
-#   app-lint       cppcheck + clang-tidy (default checks) over app/
+#   app-lint       cppcheck + clang-tidy (default checks) over app/; the one
+#                  check turned off asks for C11 Annex K *_s functions, which
+#                  neither musl nor glibc provide
 #   fuzz           libFuzzer on the request parser, bounded (FUZZ_TIME s)
 #   app-bench      benchmark in QEMU, reported not tested (needs images/)
 TOP ?= $(CURDIR)
@@ -59,7 +61,9 @@ app-lint:
 	cppcheck --quiet --error-exitcode=1 --std=c11 -D_GNU_SOURCE \
 		--enable=warning,performance,portability \
 		--suppress=missingIncludeSystem $(TOP)/app/*.c
-	clang-tidy --quiet --warnings-as-errors='*' $(TOP)/app/*.c -- \
+	clang-tidy --quiet --warnings-as-errors='*' \
+		--checks='-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling' \
+		$(TOP)/app/*.c -- \
 		-std=c11 -D_GNU_SOURCE -I$(TOP)/app
 
 $(APP_FUZZ)/fuzz_http: $(TOP)/tests/fuzz/app_fuzz_http.c $(APP_FUZZ_SRCS) $(wildcard $(TOP)/app/*.h)
