@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# The server's QEMU end-to-end cases, shared by app-tiny.sh and app-base.sh
+# (this file is not executable: tests/run does not run it by itself).
+# Source after tests/lib.sh and tests/lib-qemu.sh, then: app_e2e tiny|base
+E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/app-e2e.XXXXXX")
+trap 'qemu_stop; rm -rf "$E2E_TMP"' EXIT
+SRV=$TOP/build/rootfs/srv
+
+url() { echo "http://127.0.0.1:$PORT/$1"; }
+sha() { sha256sum | cut -d' ' -f1; }
+status() { head -n1 | tr -d '\r' | cut -d' ' -f2; }
+# raw FORMAT: send printf-formatted bytes on a new connection, print the answer.
+raw() {
+	(
+		exec 3<>"/dev/tcp/127.0.0.1/$PORT" || exit 1
+		# shellcheck disable=SC2059
+		printf "$1" >&3
+		timeout 20 cat <&3
+	)
+}
+console_count() { grep -Ec -- "$1" "$QEMU_LOG"; }
+
+e2e_files() {
+	local v=$1 want
+	want=$(sha <"$SRV/test.bin")
+	check "app-e2e $v: test.bin sha256" [ "$(curl -sf --max-time 60 "$(url test.bin)" | sha)" = "$want" ]
+	check "app-e2e $v: hello.txt sha256" [ "$(curl -sf --max-time 20 "$(url hello.txt)" | sha)" = "$(sha <"$SRV/hello.txt")" ]
+	check "app-e2e $v: byte range 12345-1048576 sha256" \
+		[ "$(curl -sf --max-time 60 -r 12345-1048576 "$(url test.bin)" | sha)" = \
+		"$(tail -c +12346 "$SRV/test.bin" | head -c 1036232 | sha)" ]
+	check "app-e2e $v: byte range answers 206" \
+		[ "$(curl -s -o /dev/null -w '%{http_code}' -r 0-0 "$(url test.bin)")" = 206 ]
+	check "app-e2e $v: bad range answers 416" \
+		[ "$(curl -s -o /dev/null -w '%{http_code}' -r 99999999- "$(url test.bin)")" = 416 ]
+	check "app-e2e $v: index lists test.bin" bash -c "curl -sf --max-time 20 '$(url '')' | grep -q test.bin"
+	check "app-e2e $v: second fetch of test.bin sha256" \
+		[ "$(curl -sf --max-time 60 "$(url test.bin)" | sha)" = "$want" ]
+}
+
+e2e_bad_input() {
+	local v=$1 long hdr c name req want got
+	long=$(head -c 3000 /dev/zero | tr '\0' a)
+	hdr=$(head -c 9000 /dev/zero | tr '\0' b)
+	local cases=(
+		"malformed request line|GARBAGE\r\n\r\n|400"
+		"unknown method|BREW /hello.txt HTTP/1.1\r\n\r\n|501"
+		"oversized request line|GET /$long HTTP/1.1\r\n\r\n|414"
+		"oversized headers|GET / HTTP/1.1\r\nX-Big: $hdr\r\n\r\n|431"
+		"dot-dot traversal|GET /../init HTTP/1.1\r\n\r\n|403"
+		"percent-encoded dot-dot|GET /%%2e%%2e/init HTTP/1.1\r\n\r\n|403"
+		"absolute-form target|GET http://x/init HTTP/1.1\r\n\r\n|400"
+		"encoded NUL|GET /hello.txt%%00 HTTP/1.1\r\n\r\n|400"
+		"missing file|GET /init HTTP/1.1\r\n\r\n|404"
+	)
+	for c in "${cases[@]}"; do
+		IFS='|' read -r name req want <<<"$c"
+		got=$(raw "$req" | status)
+		check "app-e2e $v: bad input: $name answers $want (got ${got:-nothing})" [ "$got" = "$want" ]
+	done
+	check "app-e2e $v: bad inputs logged on the console" \
+		[ "$(console_count ' (400|403|404|414|431|501) [0-9]+ ')" -ge ${#cases[@]} ]
+	curl -s --max-time 60 "$(url test.bin)" | head -c 1000 >/dev/null
+	check "app-e2e $v: still serving after bad input and a vanished client" \
+		[ "$(curl -sf --max-time 20 "$(url hello.txt)" | sha)" = "$(sha <"$SRV/hello.txt")" ]
+}
+
+e2e_concurrent() {
+	local v=$1 want good pids=()
+	want=$(sha <"$SRV/test.bin")
+	for i in $(seq 64); do
+		(curl -sf --max-time 240 "$(url test.bin)" | sha >"$E2E_TMP/c$i.sha") &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	good=$(cat "$E2E_TMP"/c*.sha | grep -c "^$want\$")
+	check "app-e2e $v: 64 concurrent clients get complete, correct files ($good/64)" [ "$good" = 64 ]
+}
+
+e2e_console() {
+	local v=$1 path
+	check "app-e2e $v: banner has kernel release" grep -q '^fileserver: kernel Linux 6\.1' "$QEMU_LOG"
+	check "app-e2e $v: banner has RAM" grep -q '^fileserver: RAM [0-9]* KiB total' "$QEMU_LOG"
+	check "app-e2e $v: banner has listen address" grep -q '^fileserver: listening on 0\.0\.0\.0:80' "$QEMU_LOG"
+	if [ "$v" = tiny ]; then
+		check "app-e2e tiny: banner says sendfile not available (ENOSYS)" \
+			grep -q '^fileserver: sendfile: not available (probe: ENOSYS)' "$QEMU_LOG"
+		check "app-e2e tiny: exactly one ENOSYS fallback line" [ "$(console_count 'ENOSYS.*read/write')" = 1 ]
+		path='(sendfile\+)?read/write'
+	else
+		check "app-e2e base: banner says sendfile available" \
+			grep -q '^fileserver: sendfile: available' "$QEMU_LOG"
+		check "app-e2e base: no ENOSYS fallback line" [ "$(console_count 'ENOSYS.*read/write')" = 0 ]
+		path='sendfile'
+	fi
+	check "app-e2e $v: request lines say $path moved the body" \
+		grep -Eq "^fileserver: 10\.0\.2\.2:[0-9]+ GET /test\.bin 200 2097152 $path[[:cntrl:]]*\$" "$QEMU_LOG"
+	check "app-e2e $v: every full test.bin fetch used $path" \
+		[ "$(console_count 'GET /test\.bin 200 2097152 ')" = "$(console_count "GET /test\.bin 200 2097152 $path[[:cntrl:]]*\$")" ]
+}
+
+app_e2e() {
+	local v=$1
+	export VARIANT=$v
+	if [ ! -f "$SRV/test.bin" ]; then
+		not_ok "app-e2e $v: $SRV/test.bin exists (run make board)"
+		return 1
+	fi
+	# Boot 1: everything, ended by the console command.
+	unset PORT
+	BOOTARGS_EXTRA="srv_timeout=30" qemu_start "app-$v" || { not_ok "app-e2e $v: boot"; return 1; }
+	if ! qemu_wait_for '^fileserver: ready' 90; then
+		not_ok "app-e2e $v: ready line"
+		qemu_log_tail 40
+		return 1
+	fi
+	ok "app-e2e $v: boots as init and prints the ready line"
+	e2e_files "$v"
+	e2e_bad_input "$v"
+	e2e_concurrent "$v"
+	e2e_console "$v"
+	check "app-e2e $v: PID 1 never died (no kernel panic)" bash -c "! grep -q 'Kernel panic' '$QEMU_LOG'"
+	qemu_send poweroff
+	qemu_wait_exit 60
+	check "app-e2e $v: console 'poweroff' ends QEMU with status 0" [ $? = 0 ]
+	check "app-e2e $v: powered off cleanly" grep -q 'reboot: Power down' "$QEMU_LOG"
+
+	# Boot 2: srv_max_requests from the kernel command line.
+	unset PORT
+	BOOTARGS_EXTRA="srv_max_requests=3" qemu_start "app-$v-maxreq" || { not_ok "app-e2e $v: boot 2"; return 1; }
+	qemu_wait_for '^fileserver: ready' 90 || { not_ok "app-e2e $v: ready (boot 2)"; qemu_log_tail 40; return 1; }
+	curl -sf --max-time 20 -o /dev/null "$(url hello.txt)"
+	curl -sf --max-time 20 -o /dev/null "$(url hello.txt)"
+	check "app-e2e $v: last allowed request still complete" \
+		[ "$(curl -sf --max-time 60 "$(url test.bin)" | sha)" = "$(sha <"$SRV/test.bin")" ]
+	qemu_wait_exit 60
+	check "app-e2e $v: srv_max_requests=3 powers off, QEMU status 0" [ $? = 0 ]
+	check "app-e2e $v: limit logged" grep -q 'served 3 requests: limit reached' "$QEMU_LOG"
+}
