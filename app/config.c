@@ -39,10 +39,20 @@ static int apply(struct srv_config *c, const char *name, const char *val)
 		if (parse_ulong(name, val, (unsigned long)-1, &v) != 0)
 			return -1;
 		c->max_requests = v;
+	} else if (strcmp(name, "srv_sendfile") == 0) {
+		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+			log_msg("config: bad %s '%s' (on|off)", name, val);
+			return -1;
+		}
+		c->sendfile = strcmp(val, "on") == 0;
 	} else if (strcmp(name, "srv_timeout") == 0) {
 		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
 			return -1;
 		c->timeout_s = (unsigned)v;
+	} else if (strcmp(name, "srv_send_timeout") == 0) {
+		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
+			return -1;
+		c->send_timeout_s = (unsigned)v;
 	}
 	return 0;
 }
@@ -55,6 +65,8 @@ static const char *flag_name(char f)
 	case 'r': return "srv_root";
 	case 'n': return "srv_max_requests";
 	case 't': return "srv_timeout";
+	case 's': return "srv_sendfile";
+	case 'T': return "srv_send_timeout";
 	default: return NULL;
 	}
 }
@@ -62,7 +74,8 @@ static const char *flag_name(char f)
 static int load_env(struct srv_config *c)
 {
 	static const char *const names[] = { "srv_addr", "srv_port", "srv_root",
-					     "srv_max_requests", "srv_timeout" };
+					     "srv_max_requests", "srv_timeout",
+					     "srv_sendfile", "srv_send_timeout" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *v = getenv(names[i]);
@@ -84,7 +97,7 @@ static int load_flags(struct srv_config *c, int argc, char **argv)
 			continue;
 		if (!name || i + 1 >= argc) {
 			log_msg("config: usage: [-a addr] [-p port] [-r root] "
-				"[-n max_requests] [-t timeout_s]");
+				"[-n max_requests] [-t timeout_s] [-T send_timeout_s] [-s on|off]");
 			return -1;
 		}
 		if (apply(c, name, argv[++i]) != 0)
@@ -96,7 +109,9 @@ static int load_flags(struct srv_config *c, int argc, char **argv)
 int config_load(struct srv_config *c, int argc, char **argv)
 {
 	*c = (struct srv_config){ .addr = "0.0.0.0", .port = 80, .root = "/srv",
-				  .max_requests = 0, .timeout_s = 10 };
+				  .max_requests = 0, .timeout_s = 10,
+				  .send_timeout_s = 60,
+				  .sendfile = true };
 	if (load_env(c) != 0)
 		return -1;
 	return load_flags(c, argc, argv);

@@ -3,12 +3,18 @@
 #ifndef APP_CONFIG_H
 #define APP_CONFIG_H
 
+#include <stdbool.h>
+
 struct srv_config {
 	const char *addr;            /* srv_addr, -a: listen address (0.0.0.0) */
 	unsigned port;               /* srv_port, -p: 80 */
 	const char *root;            /* srv_root, -r: /srv */
 	unsigned long max_requests;  /* srv_max_requests, -n: 0 = unlimited */
 	unsigned timeout_s;          /* srv_timeout, -t: idle/request timeout, 10 */
+	unsigned send_timeout_s;     /* srv_send_timeout, -T: a response that
+	                              * makes no progress for this long, 60 */
+	bool sendfile;               /* srv_sendfile, -s: on|off (off forces the
+	                              * read/write path: benchmarks, demos) */
 };
 
 /* Fill c from the environment, then argv flags. Returns 0, or -1 after

@@ -160,6 +160,7 @@ static void start_response(struct conn *c, const struct conn_env *env, int st,
 	if (c->out_len == 0)
 		set_error(c, 500, false, 0);
 	c->state = CONN_HEAD;
+	c->deadline_ms = env->now_ms + env->send_timeout_ms;
 }
 
 static int step_read(struct conn *c, const struct conn_env *env)
@@ -215,7 +216,7 @@ static int step_head(struct conn *c, const struct conn_env *env,
 		return errno == EINTR ? STEP_NEXT
 		       : errno == EAGAIN || errno == EWOULDBLOCK ? POLLOUT : 0;
 	c->out_sent += (size_t)n;
-	c->deadline_ms = env->now_ms + env->timeout_ms;
+	c->deadline_ms = env->now_ms + env->send_timeout_ms;
 	if (c->out_sent < c->out_len)
 		return POLLOUT;
 	if (c->job.left > 0) {
@@ -232,7 +233,7 @@ static int step_body(struct conn *c, const struct conn_env *env,
 	enum xfer_status s = xfer_run(env->xfer, &c->job, c->fd);
 
 	if (c->job.left != before)
-		c->deadline_ms = env->now_ms + env->timeout_ms;
+		c->deadline_ms = env->now_ms + env->send_timeout_ms;
 	if (s == XFER_FAIL)
 		return 0;
 	if (s == XFER_AGAIN)

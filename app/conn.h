@@ -18,7 +18,8 @@ struct conn_env {
 	int rootfd;
 	struct xfer_ctx *xfer;
 	long long now_ms;
-	long long timeout_ms;
+	long long timeout_ms;       /* idle / request not complete yet */
+	long long send_timeout_ms;  /* response making no progress */
 };
 
 struct conn {

@@ -23,8 +23,10 @@ static enum console_cmd run_line(const char *line, size_t n)
 	}
 	if (n == 8 && memcmp(line, "poweroff", 8) == 0)
 		return CONSOLE_POWEROFF;
+	if (n == 5 && memcmp(line, "stats", 5) == 0)
+		return CONSOLE_STATS;
 	if (n > 0)
-		log_msg("console: unknown command (try: poweroff)");
+		log_msg("console: unknown command (try: poweroff, stats)");
 	return CONSOLE_NONE;
 }
 

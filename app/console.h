@@ -12,7 +12,7 @@ struct console {
 	size_t len;
 };
 
-enum console_cmd { CONSOLE_NONE, CONSOLE_POWEROFF };
+enum console_cmd { CONSOLE_NONE, CONSOLE_POWEROFF, CONSOLE_STATS };
 
 void console_init(struct console *c, int fd);
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -48,7 +49,8 @@ int server_open(struct server *s, const struct srv_config *cfg, char *buf,
 		size_t bufsz)
 {
 	s->cfg = cfg;
-	s->xfer = (struct xfer_ctx){ .buf = buf, .bufsz = bufsz };
+	s->xfer = (struct xfer_ctx){ .buf = buf, .bufsz = bufsz,
+				     .sendfile_off = !cfg->sendfile };
 	s->answered = 0;
 	s->live = 0;
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
@@ -69,7 +71,8 @@ static struct conn_env env_now(struct server *s)
 {
 	return (struct conn_env){ .rootfd = s->rootfd, .xfer = &s->xfer,
 				  .now_ms = clock_ms(),
-				  .timeout_ms = (long long)s->cfg->timeout_s * 1000 };
+				  .timeout_ms = (long long)s->cfg->timeout_s * 1000,
+				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000 };
 }
 
 static void set_nodelay(int fd)
@@ -195,6 +198,19 @@ static bool limit_reached(const struct server *s)
 	return s->cfg->max_requests != 0 && s->answered >= s->cfg->max_requests;
 }
 
+/* "stats" on the console: requests answered, connections, peak RSS. */
+static void log_stats(const struct server *s)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0) {
+		log_msg("stats: getrusage: %s", strerror(errno));
+		return;
+	}
+	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB",
+		s->answered, s->live, (long)ru.ru_maxrss);
+}
+
 /* Dispatch one poll() result; returns true to stop the loop. */
 static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
 		     const int *owner, short *want, enum server_end *end)
@@ -203,7 +219,11 @@ static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
 		if (fds[k].revents == 0)
 			continue;
 		if (owner[k] == -1) {
-			if (console_read(&s->console) == CONSOLE_POWEROFF) {
+			enum console_cmd cmd = console_read(&s->console);
+
+			if (cmd == CONSOLE_STATS)
+				log_stats(s);
+			if (cmd == CONSOLE_POWEROFF) {
 				log_msg("console: poweroff");
 				*end = SERVER_POWEROFF;
 				return true;

@@ -92,7 +92,7 @@ enum xfer_status xfer_run(struct xfer_ctx *x, struct xfer_job *j, int sock)
 
 		if (budget == 0)
 			return XFER_AGAIN;
-		if (!x->sendfile_enosys && !j->no_sendfile)
+		if (!x->sendfile_enosys && !x->sendfile_off && !j->no_sendfile)
 			s = step_sendfile(x, j, sock, &budget);
 		else
 			s = step_rw(x, j, sock, &budget);

@@ -16,6 +16,7 @@ struct xfer_ctx {
 	char *buf;            /* read/write bounce buffer */
 	size_t bufsz;
 	bool sendfile_enosys; /* sendfile answered ENOSYS once: never again */
+	bool sendfile_off;    /* configured off: read/write only */
 };
 
 enum { XFER_VIA_SENDFILE = 1u, XFER_VIA_RW = 2u };

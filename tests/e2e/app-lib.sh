@@ -107,7 +107,7 @@ app_e2e() {
 	fi
 	# Boot 1: everything, ended by the console command.
 	unset PORT
-	BOOTARGS_EXTRA="srv_timeout=30" qemu_start "app-$v" || { not_ok "app-e2e $v: boot"; return 1; }
+	BOOTARGS_EXTRA="" qemu_start "app-$v" || { not_ok "app-e2e $v: boot"; return 1; }
 	if ! qemu_wait_for '^fileserver: ready' 90; then
 		not_ok "app-e2e $v: ready line"
 		qemu_log_tail 40

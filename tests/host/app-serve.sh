@@ -9,7 +9,7 @@ app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
 size=$(stat -c %s "$big")
 
-app_start serve -- -t 2 || { not_ok "app: server starts"; exit 1; }
+app_start serve -- -t 2 -T 3 || { not_ok "app: server starts"; exit 1; }
 ok "app: server starts and prints the ready line"
 check "app: banner says sendfile is available" grep -q '^fileserver: sendfile: available' "$APP_LOG"
 check "app: GET test.bin sha256" [ "$(curl -sf "$(url test.bin)" | sha)" = "$(filesha "$big")" ]
@@ -56,11 +56,21 @@ sleep 3
 check "app: half-sent request times out" grep -q 'closed: timeout (request incomplete)' "$APP_LOG"
 exec 5>&-
 
-# A client that goes away mid-transfer costs only its connection.
+# A client that stops reading mid-body is dropped after the send timeout.
 truncate -s 256M "$APP_ROOT/huge.bin"
+exec 5<>"/dev/tcp/127.0.0.1/$APP_PORT"
+printf 'GET /huge.bin HTTP/1.1\r\n\r\n' >&5
+sleep 1
+check "app: served while another client stops reading" [ "$(curl -sf "$(url hello.txt)")" = "hello from the board" ]
+sleep 4
+check "app: stalled reader dropped after the send timeout" \
+	grep -q 'GET /huge.bin 200 [0-9]* sendfile aborted: timeout' "$APP_LOG"
+exec 5>&-
+
+# A client that goes away mid-transfer costs only its connection.
 curl -s "$(url huge.bin)" | head -c 1000 >/dev/null
 sleep 0.5
-check "app: aborted transfer logged" grep -q 'GET /huge.bin 200 [0-9]* sendfile aborted' "$APP_LOG"
+check "app: aborted transfer logged" grep -Eq 'GET /huge.bin 200 [0-9]+ sendfile aborted$' "$APP_LOG"
 check "app: still serving after a client vanished" [ "$(curl -sf "$(url test.bin)" | sha)" = "$want" ]
 check "app: one log line per request with client, method, path, status, bytes, via" \
 	grep -Eq "^fileserver: 127\.0\.0\.1:[0-9]+ GET /test\.bin 200 $size sendfile\$" "$APP_LOG"

@@ -107,7 +107,7 @@ static void wrap_set(long long budget, int err, int eintr)
 
 static void case_full(int fd, char *buf)
 {
-	struct xfer_ctx x = { buf, 16384, false };
+	struct xfer_ctx x = { buf, 16384, false, false };
 	struct xfer_job j = { fd, 0, FILE_SIZE, false, 0 };
 
 	wrap_set(1LL << 40, ENOSYS, 0);
@@ -120,7 +120,7 @@ static void case_fail_after(int fd, char *buf, int err, const char *name)
 	static const long long cuts[] = { 0, 1, 4095, 123457, FILE_SIZE - 1 };
 
 	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
-		struct xfer_ctx x = { buf, 16384, false };
+		struct xfer_ctx x = { buf, 16384, false, false };
 		struct xfer_job j = { fd, 0, FILE_SIZE, false, 0 };
 		long long n;
 
@@ -135,7 +135,7 @@ static void case_fail_after(int fd, char *buf, int err, const char *name)
 
 static void case_enosys_remembered(int fd, char *buf)
 {
-	struct xfer_ctx x = { buf, 16384, false };
+	struct xfer_ctx x = { buf, 16384, false, false };
 	struct xfer_job a = { fd, 0, FILE_SIZE, false, 0 };
 	struct xfer_job b = { fd, 100, 5000, false, 0 };
 	int calls;
@@ -150,7 +150,7 @@ static void case_enosys_remembered(int fd, char *buf)
 
 static void case_range_and_eintr(int fd, char *buf)
 {
-	struct xfer_ctx x = { buf, 1000, false };
+	struct xfer_ctx x = { buf, 1000, false, false };
 	struct xfer_job j = { fd, 5555, 300001, false, 0 };
 
 	wrap_set(100003, EINVAL, 3);
@@ -160,7 +160,7 @@ static void case_range_and_eintr(int fd, char *buf)
 
 static void case_peer_gone(int fd, char *buf)
 {
-	struct xfer_ctx x = { buf, 16384, true };
+	struct xfer_ctx x = { buf, 16384, true, false };
 	struct xfer_job j = { fd, 0, FILE_SIZE, false, 0 };
 	int sv[2];
 
