@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Benchmarks of the server in the guest under QEMU (reported, not tests).
+#   tests/bench/app-bench.sh [all|buf|thru|rps|rss]
+# buf   read/write throughput for several RW_BUF_SIZE builds (srv_sendfile=off)
+# thru  sendfile on base vs read/write fallback (tiny kernel, and base with
+#       srv_sendfile=off), median of RUNS fetches of test.bin
+# rps   requests per second for hello.txt, keep-alive, N requests per run
+# rss   peak RSS (console "stats", getrusage) after 100 and after 10,000 requests
+# Figures go to stdout and build/logs/bench/app-bench.txt. TCG timing on a
+# shared machine is noisy: compare medians from the same run only.
+set -u
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/lib-qemu.sh"
+what=${1:-all}
+RUNS=${RUNS:-7}
+SRV=$TOP/build/rootfs/srv
+OUT=$TOP/build/logs/bench
+mkdir -p "$OUT"
+exec > >(tee "$OUT/app-bench${1:+-$1}.txt") 2>&1
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+url() { echo "http://127.0.0.1:$PORT/$1"; }
+
+boot() { # boot NAME [BOOTARGS...]; uses VARIANT and INITRD from the caller
+	local name=$1
+	shift
+	unset PORT
+	BOOTARGS_EXTRA="$*" qemu_start "bench-$name" >/dev/null || return 1
+	qemu_wait_for '^fileserver: ready' 90
+}
+
+halt() {
+	qemu_send poweroff
+	qemu_wait_exit 60 >/dev/null
+}
+
+# Median download speed of test.bin in MB/s over RUNS fetches.
+throughput() {
+	curl -s -o /dev/null --max-time 120 "$(url test.bin)" # warm the page cache
+	for _ in $(seq "$RUNS"); do
+		curl -s -o /dev/null --max-time 120 -w '%{speed_download}\n' "$(url test.bin)"
+	done | median | awk '{printf "%.2f", $1 / 1e6}'
+}
+
+# Requests per second for hello.txt: N requests on one keep-alive connection.
+rps() {
+	local n=${1:-500} cfg=$OUT/urls.cfg t0 t1
+	for _ in $(seq "$n"); do echo "url = \"$(url hello.txt)\""; echo 'output = "/dev/null"'; done >"$cfg"
+	for _ in $(seq 3); do
+		t0=$(date +%s.%N)
+		curl -s --config "$cfg"
+		t1=$(date +%s.%N)
+		echo "$n $t0 $t1" | awk '{printf "%.1f\n", $1 / ($3 - $2)}'
+	done | median
+}
+
+bench_buf() {
+	local sizes=${BUF_SIZES:-"4096 8192 16384 32768 65536 131072"} s dir
+	echo "== read/write buffer size (base kernel, srv_sendfile=off), MB/s median of $RUNS"
+	for s in $sizes; do
+		dir=$TOP/build/app/bench/buf$s
+		make -s -C "$TOP/app" O="$dir" TARGET=arm EXTRA_CFLAGS="-DRW_BUF_SIZE=$s" >/dev/null || return 1
+		"$TOP/scripts/initramfs-list.sh" board "$dir/init" "$SRV" >"$dir/list"
+		"$TOP/scripts/mk-initramfs.sh" "$dir/list" "$dir/initramfs" >/dev/null || return 1
+		VARIANT=base INITRD=$dir/initramfs.uInitrd boot "buf$s" srv_sendfile=off || return 1
+		echo "RW_BUF_SIZE=$s: $(throughput) MB/s"
+		halt
+	done
+}
+
+bench_thru() {
+	local sf rw tiny
+	echo "== throughput of test.bin ($(stat -c %s "$SRV/test.bin") bytes), MB/s median of $RUNS"
+	VARIANT=base boot thru-base || return 1
+	sf=$(throughput)
+	halt
+	VARIANT=base boot thru-base-rw srv_sendfile=off || return 1
+	rw=$(throughput)
+	halt
+	VARIANT=tiny boot thru-tiny || return 1
+	tiny=$(throughput)
+	grep -o 'sendfile: [a-z ]*(probe: [A-Z]*)' "$QEMU_LOG" | head -1 | sed 's/^/tiny kernel banner: /'
+	halt
+	echo "base, sendfile:            $sf MB/s"
+	echo "base, srv_sendfile=off:    $rw MB/s ($(awk -v a="$rw" -v b="$sf" 'BEGIN{printf "%.0f", 100*a/b}')% of sendfile)"
+	echo "tiny, default (fallback):  $tiny MB/s ($(awk -v a="$tiny" -v b="$sf" 'BEGIN{printf "%.0f", 100*a/b}')% of sendfile)"
+}
+
+bench_rps() {
+	local v
+	echo "== requests/s, hello.txt, 500 keep-alive requests, median of 3"
+	for v in base tiny; do
+		VARIANT=$v boot "rps-$v" || return 1
+		echo "$v: $(rps 500) req/s"
+		halt
+	done
+}
+
+bench_rss() {
+	local first last
+	echo "== peak RSS (getrusage via console 'stats')"
+	VARIANT=tiny boot rss || return 1
+	rps 100 >/dev/null # 3 runs of 100
+	qemu_send stats
+	qemu_wait_for 'stats: 300 requests' 20
+	rps 3300 >/dev/null # 3 runs of 3300: 10,200 in all
+	qemu_send stats
+	qemu_wait_for 'stats: 10200 requests' 60
+	first=$(grep -o 'stats: 300 requests.*' "$QEMU_LOG" | tr -d '\r')
+	last=$(grep -o 'stats: 10200 requests.*' "$QEMU_LOG" | tr -d '\r')
+	echo "after the first 300:  $first"
+	echo "after 10,200:         $last"
+	halt
+}
+
+case $what in
+all) bench_buf; bench_thru; bench_rps; bench_rss ;;
+buf) bench_buf ;;
+thru) bench_thru ;;
+rps) bench_rps ;;
+rss) bench_rss ;;
+*) echo "usage: $0 [all|buf|thru|rps|rss]" >&2; exit 2 ;;
+esac
