@@ -102,6 +102,10 @@ selftest_cases() {
 # The kernel configuration the image was built from (images/V/config).
 config_case() {
 	local v=$1 mode=$2 cfg=$TOP/images/$1/config
+	if [ -n "${KERNEL:-}" ]; then
+		echo "# KERNEL=$KERNEL given: images/$v/config does not describe it, not checked"
+		return 0
+	fi
 	if [ ! -f "$cfg" ]; then
 		echo "# $cfg missing: configuration not checked"
 		return 0

@@ -51,6 +51,26 @@ static int setup(struct probe *pr, int as_init, char *dir)
 	return make_file(pr->src, pr->data, DATA_LEN);
 }
 
+/* By hand, leave nothing behind in $TMPDIR (as init the rootfs goes away). */
+static void cleanup(const struct probe *pr)
+{
+	static const char *const names[] = {
+		"src.bin", "splice.out", "sendfile.out", "sendfile64.out",
+		"cfr.out", "short.txt", "selftest.err",
+	};
+	char path[PATH_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (path_join(path, pr->dir, names[i]) == 0 &&
+		    unlink(path) < 0 && errno != ENOENT)
+			printf("probe: cannot remove %s errno=%s\n", path,
+			       errname(errno));
+	if (rmdir(pr->dir) < 0)
+		printf("probe: cannot remove %s errno=%s\n", pr->dir,
+		       errname(errno));
+}
+
 static void finish(int as_init)
 {
 	printf("probe: done\n");
@@ -96,6 +116,8 @@ int main(int argc, char **argv)
 	run_selftests(&pr);
 	free(pr.data);
 	free(pr.got);
+	if (!as_init)
+		cleanup(&pr);
 	finish(as_init);
 	return 0;
 }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# check-series-warnings.sh OLD-LOG OLD-TREE NEW-LOG NEW-TREE: print the
+# compiler warnings of NEW-LOG that OLD-LOG does not have (more of them, by
+# count), compared with the tree prefix and line:column numbers removed so
+# moved code does not count as new. Exit 1 if there is any.
+set -eu
+[ $# -eq 4 ] || { echo "usage: $0 OLD-LOG OLD-TREE NEW-LOG NEW-TREE" >&2; exit 2; }
+
+norm() { # LOG TREE: one normalized warning per line
+	grep -a ': warning: ' "$1" |
+		sed -e "s#$2/##g" -e 's#^\(\.\./\)*##' -e 's#:[0-9]\+:[0-9]\+: warning:#: warning:#' || true
+}
+
+old=$(mktemp) new=$(mktemp)
+trap 'rm -f "$old" "$new"' EXIT
+norm "$1" "$2" | sort >"$old"
+norm "$3" "$4" | sort >"$new"
+# comm on sorted lists with duplicates keeps the surplus copies of NEW.
+comm -13 "$old" "$new" | uniq -c | sed 's/^ *\([0-9]*\) /new (x\1): /' | grep . && exit 1
+exit 0

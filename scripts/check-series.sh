@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# check-series.sh: what a kernel maintainer runs before taking the
+# CONFIG_SYSCALL_SPLICE series (kernel/patches/series) on linux-source 6.1.
+#
+# Stages (CHECKS="..." selects, default all, in this order):
+#   apply       every patch applies in order (patch -F0: no fuzz) to a fresh
+#               extract of the Debian tarball in build/check-series/linux
+#   checkpatch  scripts/checkpatch.pl --strict on each patch; a remaining
+#               message passes only if its TYPE is named in that patch's
+#               commit message (the justification the issue asks for)
+#   bisect      the tiny board (kernel/configs/vexpress_tiny_defconfig)
+#               with CONFIG_SYSCALL_SPLICE=y and =n after every patch
+#               (=n only once the option exists), vmlinux each time
+#   tiny        the same, only pristine and after the last patch (implied
+#               by bisect; a cheap subset for CI)
+#   vexpress    ARM vexpress_defconfig (+EXPERT) with =n: vmlinux + modules
+#   x86         x86_64 tinyconfig with =y and =n: vmlinux
+#   allmod      every .c file the series touches, make path/file.o under
+#               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
+#   w1          the same files at W=1, patched =n against pristine: no new
+#               warnings (warning text compared with line numbers removed)
+#   size        bloat-o-meter figures (scripts/check-series-size.sh)
+#
+# Everything is built out of tree in build/check-series/<name>/ (kept
+# between runs; ccache makes rebuilds of a fresh extract cheap), full logs
+# in build/logs/check-series/. Prints a summary table; exits 1 if any stage
+# failed, 2 on a usage or setup error.
+set -eu
+# shellcheck source=scripts/check-series-lib.sh
+. "$(dirname "$0")/check-series-lib.sh"
+
+ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 allmod w1 size"
+CHECKS=${CHECKS:-$ALL_CHECKS}
+for c in $CHECKS; do
+	case " $ALL_CHECKS " in *" $c "*) ;; *) cs_die "unknown check '$c' (known: $ALL_CHECKS)" ;; esac
+done
+want() { case " $CHECKS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+TREE=$CS/linux
+PRISTINE=$CS/pristine
+SIZES=$CS/sizes
+mkdir -p "$SIZES"
+
+# ---- the summary table ----
+R_NAME=() R_RES=() R_TIME=() R_DETAIL=()
+FAILED=0
+record() { # STAGE PASS|FAIL|SKIP SECONDS DETAIL
+	R_NAME+=("$1") R_RES+=("$2") R_TIME+=("$3") R_DETAIL+=("$4")
+	[ "$2" != FAIL ] || FAILED=1
+	printf '%-10s %s (%ss) %s\n' "$1" "$2" "$3" "$4"
+}
+summary() {
+	local i
+	echo
+	echo "check-series summary: ${#PATCHES[@]} patches from ${PATCH_DIR#"$TOP"/}/series"
+	printf '  %-10s %-6s %7s  %s\n' stage result time detail
+	for i in "${!R_NAME[@]}"; do
+		printf '  %-10s %-6s %6ss  %s\n' "${R_NAME[$i]}" "${R_RES[$i]}" \
+			"${R_TIME[$i]}" "${R_DETAIL[$i]}"
+	done
+	echo "  logs: ${CS_LOGS#"$TOP"/}/"
+}
+
+# step NAME LOG COMMAND...: run with output in LOG, one line when done.
+step() {
+	local name=$1 log=$CS_LOGS/$2.log t=$SECONDS
+	shift 2
+	printf '  %-34s ...  %s\n' "$name" "${log#"$TOP"/}"
+	if "$@" >"$log" 2>&1; then
+		printf '  %-34s ok   %4ss\n' "$name" $((SECONDS - t))
+		return 0
+	fi
+	printf '  %-34s FAIL %4ss\n' "$name" $((SECONDS - t))
+	cs_show_log "$log"
+	return 1
+}
+
+# ---- checkpatch ----
+# The commit message of a patch: from the first blank line to '---'.
+commit_msg() {
+	sed -n '/^$/,/^---$/p' "$1"
+}
+
+# checkpatch_one PATCH: 0 clean, 1 unjustified messages (printed).
+checkpatch_one() {
+	local p=$1 log t types
+	log=$CS_LOGS/checkpatch-$(basename "$1" .patch).log
+	(cd "$TREE" && ./scripts/checkpatch.pl --strict --show-types "$p") >"$log" 2>&1 && return 0
+	types=$(grep -oE '^(ERROR|WARNING|CHECK):[A-Z0-9_]+' "$log" | cut -d: -f2 | sort -u)
+	[ -n "$types" ] || { cs_show_log "$log"; return 1; }
+	for t in $types; do
+		if ! commit_msg "$p" | grep -qw "$t"; then
+			echo "  $(basename "$p"): $t not justified in its message"
+			grep -A3 -E "^(ERROR|WARNING|CHECK):$t:" "$log" | head -n 12 | sed 's/^/    | /'
+			return 1
+		fi
+	done
+	echo "  $(basename "$p"): justified in its message: $(echo "$types" | tr '\n' ' ')"
+}
+
+stage_checkpatch() {
+	local t=$SECONDS p bad=() n=0
+	for p in "${PATCHES[@]}"; do
+		n=$((n + 1))
+		checkpatch_one "$p" || { bad+=("$(basename "$p")"); bad[-1]=${bad[-1]%%-*}; }
+	done
+	if [ ${#bad[@]} -eq 0 ]; then
+		record checkpatch PASS $((SECONDS - t)) "$n patches clean with --strict"
+	else
+		record checkpatch FAIL $((SECONDS - t)) "${#bad[@]} of $n patches: ${bad[*]} (${CS_LOGS#"$TOP"/}/checkpatch-*.log)"
+	fi
+}
+
+# ---- tiny board builds (bisect / tiny) ----
+TINY_BAD=()
+TINY_BUILDS=0
+tiny_build() { # K V: build tiny-V after patch K
+	local k=$1 v=$2 o=$CS/tiny-$2
+	step "tiny after patch $k/${#PATCHES[@]} =$v" "tiny-$k-$v" \
+		tiny_build_cmd "$o" "$v" || { TINY_BAD+=("$k=$v"); return 1; }
+	TINY_BUILDS=$((TINY_BUILDS + 1))
+}
+tiny_build_cmd() {
+	cs_config "$TREE" arm "$1" tiny "$2" && cs_make "$TREE" arm "$1" vmlinux
+}
+
+tiny_step() { # K: the builds wanted after patch K
+	local k=$1 last=${#PATCHES[@]}
+	if want bisect || [ "$k" -eq 0 ] || [ "$k" -eq "$last" ]; then
+		if tiny_build "$k" y; then
+			[ "$k" -ne 0 ] || cp "$CS/tiny-y/vmlinux" "$SIZES/tiny-pristine.vmlinux"
+			[ "$k" -ne "$last" ] || cp "$CS/tiny-y/vmlinux" "$SIZES/tiny-y.vmlinux"
+		fi
+		if cs_has_option "$TREE"; then
+			if tiny_build "$k" n && [ "$k" -eq "$last" ]; then
+				cp "$CS/tiny-n/vmlinux" "$SIZES/tiny-n.vmlinux"
+			fi
+		else
+			echo "  tiny after patch $k: no SYSCALL_SPLICE option yet, =n is =y"
+		fi
+	fi
+}
+
+# ---- apply (+ the tiny builds between patches) ----
+stage_walk() {
+	local t=$SECONDS k=0 p build=0 tb
+	want bisect || want tiny && build=1
+	[ "$build" -eq 0 ] || rm -f "$SIZES"/tiny-*.vmlinux
+	[ "$build" -eq 0 ] || tiny_step 0
+	for p in "${PATCHES[@]}"; do
+		k=$((k + 1))
+		if ! cs_apply "$TREE" "$p" >"$CS_LOGS/apply-$k.log" 2>&1; then
+			cs_show_log "$CS_LOGS/apply-$k.log"
+			record apply FAIL $((SECONDS - t)) "patch $k $(basename "$p") does not apply"
+			return 1
+		fi
+		echo "  applied $k/${#PATCHES[@]} $(basename "$p")"
+		[ "$build" -eq 0 ] || tiny_step "$k"
+	done
+	want apply && record apply PASS $((SECONDS - t)) "${#PATCHES[@]} patches apply in order, no fuzz"
+	[ "$build" -eq 1 ] || return 0
+	tb=bisect
+	want bisect || tb=tiny
+	if [ ${#TINY_BAD[@]} -eq 0 ]; then
+		record "$tb" PASS $((SECONDS - t)) "$TINY_BUILDS tiny builds (=y and =n) ok"
+	else
+		record "$tb" FAIL $((SECONDS - t)) "failed: ${TINY_BAD[*]} (patch=value)"
+	fi
+}
+
+# ---- vexpress_defconfig =n ----
+stage_vexpress() {
+	local t=$SECONDS o=$CS/vexpress-n
+	if step "vexpress_defconfig =n config" vexpress-config cs_config "$TREE" arm "$o" vexpress_defconfig n &&
+		step "vexpress_defconfig =n vmlinux modules" vexpress-build cs_make "$TREE" arm "$o" vmlinux modules; then
+		record vexpress PASS $((SECONDS - t)) "ARM vexpress_defconfig =n: vmlinux and modules link"
+	else
+		record vexpress FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/vexpress-*.log"
+	fi
+}
+
+# ---- x86_64 tinyconfig =y / =n ----
+stage_x86() {
+	local t=$SECONDS v bad=()
+	rm -f "$SIZES"/x86-*.vmlinux
+	for v in y n; do
+		if step "x86_64 tinyconfig =$v" "x86-$v" x86_build "$v"; then
+			cp "$CS/x86-$v/vmlinux" "$SIZES/x86-$v.vmlinux"
+		else
+			bad+=("=$v")
+		fi
+	done
+	if [ ${#bad[@]} -eq 0 ]; then
+		record x86 PASS $((SECONDS - t)) "x86_64 tinyconfig =y and =n link"
+	else
+		record x86 FAIL $((SECONDS - t)) "failed: ${bad[*]}"
+	fi
+}
+x86_build() {
+	cs_config "$TREE" x86_64 "$CS/x86-$1" tinyconfig "$1" &&
+		cs_make "$TREE" x86_64 "$CS/x86-$1" vmlinux
+}
+
+# ---- allmodconfig single files, and their W=1 warnings ----
+# files_for ARCH TREE: touched .c files that exist in TREE and are not
+# another architecture's.
+files_for() {
+	local f
+	for f in "${TOUCHED[@]}"; do
+		[ -f "$2/$f" ] || continue
+		case $f in arch/"$(karch "$1")"/*) ;; arch/*) continue ;; esac
+		echo "$f"
+	done
+}
+karch() { case $1 in x86_64) echo x86 ;; *) echo "$1" ;; esac; }
+
+allmod_config() { # TREE ARCH O V
+	cs_config "$1" "$2" "$3" allmodconfig "$4" &&
+		"$1/scripts/config" --file "$3/.config" --disable WERROR &&
+		cs_make "$1" "$2" "$3" olddefconfig
+}
+
+# compile_files TREE ARCH O W LOGNAME FILE...: make -k the objects (removed
+# first so the compiler runs and its warnings show); prints "FILE STATUS"
+# with STATUS ok, error, or notbuilt (not in this configuration).
+compile_files() {
+	local tree=$1 arch=$2 o=$3 w=$4 log=$CS_LOGS/$5.log f objs=()
+	shift 5
+	[ $# -gt 0 ] || { : >"$log"; return 0; }   # no targets would mean 'all'
+	for f in "$@"; do
+		rm -f "$o/${f%.c}.o"
+		objs+=("${f%.c}.o")
+	done
+	cs_make "$tree" "$arch" "$o" -k ${w:+W=$w} "${objs[@]}" >"$log" 2>&1 || true
+	for f in "$@"; do
+		if [ -f "$o/${f%.c}.o" ]; then
+			echo "$f ok"
+		elif grep -qE "(^|/)${f%.c}\.o\] Error|${f}:[0-9]+:[0-9]+: error:" "$log"; then
+			echo "$f error"
+		else
+			echo "$f notbuilt"
+		fi
+	done
+}
+
+stage_allmod() {
+	local t=$SECONDS arch o files res bad=() nb=() nok=0 w=
+	want w1 && w=1
+	for arch in arm x86_64; do
+		o=$CS/allmod-$arch-n
+		mapfile -t files < <(files_for "$arch" "$TREE")
+		step "allmodconfig $arch =n config" "allmod-$arch-config" allmod_config "$TREE" "$arch" "$o" n ||
+			{ bad+=("$arch:config"); continue; }
+		echo "  allmodconfig $arch =n: compiling ${#files[@]} touched files${w:+ at W=1}"
+		res=$(compile_files "$TREE" "$arch" "$o" "$w" "allmod-$arch-n-files" "${files[@]}")
+		echo "$res" >"$CS_LOGS/allmod-$arch-n-files.status"
+		nok=$((nok + $(grep -c ' ok$' <<<"$res" || true)))
+		bad+=($(sed -n "s/ error$//p" <<<"$res" | sed "s/^/$arch:/"))
+		nb+=($(sed -n "s/ notbuilt$//p" <<<"$res" | sed "s/^/$arch:/"))
+	done
+	ALLMOD_DONE=1
+	if [ ${#bad[@]} -eq 0 ]; then
+		record allmod PASS $((SECONDS - t)) "$nok objects compiled; not in allmodconfig =n: ${nb[*]:-none}"
+	else
+		record allmod FAIL $((SECONDS - t)) "errors: ${bad[*]}"
+	fi
+}
+
+stage_w1() {
+	local t=$SECONDS arch o files new=() rc
+	[ -d "$PRISTINE" ] || step "extract pristine tree" extract-pristine cs_extract "$PRISTINE" ||
+		{ record w1 FAIL 0 "cannot extract the pristine tree"; return; }
+	for arch in arm x86_64; do
+		if [ -z "${ALLMOD_DONE:-}" ]; then
+			mapfile -t files < <(files_for "$arch" "$TREE")
+			step "allmodconfig $arch =n config" "allmod-$arch-config" allmod_config "$TREE" "$arch" "$CS/allmod-$arch-n" n ||
+				{ new+=("$arch:config"); continue; }
+			compile_files "$TREE" "$arch" "$CS/allmod-$arch-n" 1 "allmod-$arch-n-files" "${files[@]}" >/dev/null
+		fi
+		o=$CS/allmod-$arch-pristine
+		mapfile -t files < <(files_for "$arch" "$PRISTINE")
+		step "allmodconfig $arch pristine config" "allmod-$arch-pristine-config" allmod_config "$PRISTINE" "$arch" "$o" - ||
+			{ new+=("$arch:pristine-config"); continue; }
+		echo "  allmodconfig $arch pristine: compiling ${#files[@]} files at W=1"
+		compile_files "$PRISTINE" "$arch" "$o" 1 "allmod-$arch-pristine-files" "${files[@]}" >/dev/null
+		rc=0
+		"$TOP/scripts/check-series-warnings.sh" \
+			"$CS_LOGS/allmod-$arch-pristine-files.log" "$PRISTINE" \
+			"$CS_LOGS/allmod-$arch-n-files.log" "$TREE" \
+			>"$CS_LOGS/w1-$arch.new" || rc=$?
+		sed 's/^/    /' "$CS_LOGS/w1-$arch.new"
+		[ "$rc" -eq 0 ] || new+=("$arch:$(grep -c . "$CS_LOGS/w1-$arch.new")")
+	done
+	if [ ${#new[@]} -eq 0 ]; then
+		record w1 PASS $((SECONDS - t)) "no new W=1 warnings in touched files (arm, x86_64)"
+	else
+		record w1 FAIL $((SECONDS - t)) "new warnings (arch:count): ${new[*]}; ${CS_LOGS#"$TOP"/}/w1-*.new"
+	fi
+}
+
+stage_size() {
+	local t=$SECONDS rc=0
+	"$TOP/scripts/check-series-size.sh" "$SIZES" >"$CS_LOGS/size.txt" 2>&1 || rc=$?
+	sed 's/^/  /' "$CS_LOGS/size.txt"
+	case $rc in
+	0) record size PASS $((SECONDS - t)) "targets met (${CS_LOGS#"$TOP"/}/size.txt)" ;;
+	3) record size SKIP $((SECONDS - t)) "no builds to compare (run tiny/bisect and x86)" ;;
+	*) record size FAIL $((SECONDS - t)) "a target is missed (${CS_LOGS#"$TOP"/}/size.txt)" ;;
+	esac
+}
+
+# ---- main ----
+main() {
+	[ -f "$TARBALL" ] || cs_die "$TARBALL not found (Debian package linux-source-6.1)"
+	PATCHES=()
+	mapfile -t PATCHES < <(cs_patches) || true
+	[ ${#PATCHES[@]} -gt 0 ] || cs_die "no patches in ${PATCH_DIR#"$TOP"/}/series"
+	TOUCHED=()
+	mapfile -t TOUCHED < <(cs_touched_c "${PATCHES[@]}")
+	echo "check-series: ${#PATCHES[@]} patches, ${#TOUCHED[@]} .c files touched; checks: $CHECKS"
+
+	needs_tree=0
+	for c in apply checkpatch bisect tiny vexpress x86 allmod w1; do want "$c" && needs_tree=1; done
+	if [ "$needs_tree" -eq 1 ]; then
+		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || cs_die "extraction failed"
+	fi
+	if want checkpatch; then stage_checkpatch; fi
+	if [ "$needs_tree" -eq 1 ] && stage_walk; then
+		want vexpress && stage_vexpress
+		want x86 && stage_x86
+		want allmod && stage_allmod
+		want w1 && stage_w1
+	fi
+	want size && stage_size
+	summary
+	return "$FAILED"
+}
+
+# One line, so editing this file while it runs cannot change what runs.
+main "$@"; exit $?
