@@ -61,9 +61,9 @@ void board_banner(const struct srv_config *cfg, int sendfile_errno)
 	log_msg("starting as %s (pid %d)", board_is_init() ? "init" : "a process",
 		(int)getpid());
 	banner_system();
-	log_msg("listening on %s:%u, serving %s, max requests %lu, timeouts %us/%us",
+	log_msg("listening on %s:%u, serving %s, max requests %lu, timeouts %us/%us, sndbuf %u",
 		cfg->addr, cfg->port, cfg->root, cfg->max_requests, cfg->timeout_s,
-		cfg->send_timeout_s);
+		cfg->send_timeout_s, cfg->sndbuf);
 	if (!cfg->sendfile)
 		log_msg("sendfile: off by configuration (srv_sendfile=off)");
 	if (sendfile_errno == ENOSYS)

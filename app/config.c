@@ -49,6 +49,10 @@ static int apply(struct srv_config *c, const char *name, const char *val)
 		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
 			return -1;
 		c->timeout_s = (unsigned)v;
+	} else if (strcmp(name, "srv_sndbuf") == 0) {
+		if (parse_ulong(name, val, 16 * 1024 * 1024, &v) != 0)
+			return -1;
+		c->sndbuf = (unsigned)v;
 	} else if (strcmp(name, "srv_send_timeout") == 0) {
 		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
 			return -1;
@@ -67,6 +71,7 @@ static const char *flag_name(char f)
 	case 't': return "srv_timeout";
 	case 's': return "srv_sendfile";
 	case 'T': return "srv_send_timeout";
+	case 'b': return "srv_sndbuf";
 	default: return NULL;
 	}
 }
@@ -75,7 +80,8 @@ static int load_env(struct srv_config *c)
 {
 	static const char *const names[] = { "srv_addr", "srv_port", "srv_root",
 					     "srv_max_requests", "srv_timeout",
-					     "srv_sendfile", "srv_send_timeout" };
+					     "srv_sendfile", "srv_send_timeout",
+					     "srv_sndbuf" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *v = getenv(names[i]);
@@ -97,7 +103,7 @@ static int load_flags(struct srv_config *c, int argc, char **argv)
 			continue;
 		if (!name || i + 1 >= argc) {
 			log_msg("config: usage: [-a addr] [-p port] [-r root] "
-				"[-n max_requests] [-t timeout_s] [-T send_timeout_s] [-s on|off]");
+				"[-n max_requests] [-t timeout_s] [-T send_timeout_s] [-s on|off] [-b sndbuf]");
 			return -1;
 		}
 		if (apply(c, name, argv[++i]) != 0)
@@ -110,7 +116,7 @@ int config_load(struct srv_config *c, int argc, char **argv)
 {
 	*c = (struct srv_config){ .addr = "0.0.0.0", .port = 80, .root = "/srv",
 				  .max_requests = 0, .timeout_s = 10,
-				  .send_timeout_s = 60,
+				  .send_timeout_s = 60, .sndbuf = SRV_SNDBUF_DEFAULT,
 				  .sendfile = true };
 	if (load_env(c) != 0)
 		return -1;

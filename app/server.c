@@ -75,12 +75,15 @@ static struct conn_env env_now(struct server *s)
 				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000 };
 }
 
-static void set_nodelay(int fd)
+/* Options of an accepted socket; a failure only costs performance. */
+static void tune_socket(int fd, unsigned sndbuf)
 {
-	int one = 1;
+	int one = 1, size = (int)sndbuf;
 
 	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0)
 		log_msg("TCP_NODELAY: %s", strerror(errno));
+	if (size > 0 && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)) != 0)
+		log_msg("SO_SNDBUF: %s", strerror(errno));
 }
 
 static struct conn *free_slot(struct server *s)
@@ -114,7 +117,7 @@ static void accept_all(struct server *s, short *want)
 		snprintf(name, sizeof(name), "%s:%u", ip, (unsigned)ntohs(peer.sin_port));
 		struct conn *c = free_slot(s);
 
-		set_nodelay(fd);
+		tune_socket(fd, s->cfg->sndbuf);
 		conn_open(c, fd, name, &env);
 		want[c - s->conns] = POLLIN;
 		s->live++;
