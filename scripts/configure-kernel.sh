@@ -5,13 +5,14 @@
 #   base  the same with CONFIG_SYSCALL_SPLICE=y (splice built in)
 # For tiny it also checks that the committed defconfig is canonical:
 # savedefconfig must give the file back unchanged.
+# DEFCONFIG and KOUT override the input file and the output folder.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/kbuild-env.sh"
 
 variant=${1:?usage: configure-kernel.sh tiny|base}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
-out=$TOP/build/kernel-$variant
+out=${KOUT:-$TOP/build/kernel-$variant}
 mkdir -p "$out"
 
 configure() {

@@ -7,12 +7,13 @@
 # Files get the extraction time as mtime (--touch), so objects in the
 # O= build folders are rebuilt for every file of a re-extracted tree
 # (ccache makes that cheap); stale objects cannot survive a patch change.
+# PATCH_DIR and KSRC_DEST override the patch folder and the destination.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-series_dir=$TOP/kernel/patches
-dest=$TOP/build/linux-6.1
+series_dir=${PATCH_DIR:-$TOP/kernel/patches}
+dest=${KSRC_DEST:-$TOP/build/linux-6.1}
 new=$dest.new
 
 [ -f "$tarball" ] || die "$tarball not found (Debian package linux-source-6.1)"

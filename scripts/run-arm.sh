@@ -7,8 +7,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu-cmd.sh"
 
 export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080}
+off="type 'poweroff' + Enter on the console"
 if [ "${DEBUG_SHELL:-0}" = 1 ]; then
 	export INITRD=$top/images/$VARIANT/uInitrd-debug
+	off="type 'poweroff -f' in the BusyBox shell"
 fi
 qemu_cmd
 
@@ -16,7 +18,7 @@ cat <<EOT
 Booting the $VARIANT board: vexpress-a9, ${RAM} MiB, guest port 80 on 127.0.0.1:$PORT.
   From another terminal:  curl -o test.bin http://127.0.0.1:$PORT/test.bin
                           curl http://127.0.0.1:$PORT/        (file list)
-  Quit QEMU: Ctrl-A then X.  Power the board off: type 'poweroff' + Enter on the console.
+  Quit QEMU: Ctrl-A then X.  Power the board off: $off.
   ${QEMU_ARGS[*]}
 
 EOT
