@@ -97,7 +97,7 @@ run-arm: images/$(VARIANT)/MANIFEST
 	@scripts/run-arm.sh
 
 # --- test ----------------------------------------------------------------------
-test: board app-test-host
+test: board app-test-host probe-initramfs
 	@tests/run
 
 # --- maintenance -------------------------------------------------------------

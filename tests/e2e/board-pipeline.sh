@@ -46,6 +46,15 @@ rc=$?
 echo "$out"
 check "the committed defconfig is canonical" test "$rc" -eq 0
 
+# --- the defconfig is what the commented fragment makes --------------------
+if "$TOP/scripts/defconfig-update.sh" "$work/from-fragment" >"$work/dcu.log" 2>&1; then
+	check "the committed defconfig is what tinyconfig + the fragment make" \
+		diff -u "$TOP/kernel/configs/vexpress_tiny_defconfig" "$work/from-fragment"
+else
+	cat "$work/dcu.log"
+	not_ok "the committed defconfig is what tinyconfig + the fragment make (fragment rejected)"
+fi
+
 # --- nothing changed, nothing done --------------------------------------
 make -C "$TOP" --no-print-directory board # settle anything a colleague changed
 out=$(make -C "$TOP" --no-print-directory board 2>&1)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# defconfig-update.sh [OUT]: make the board's defconfig from
+# `make tinyconfig` + kernel/configs/vexpress_tiny.fragment (whose comments
+# give every option's reason), then savedefconfig. Writes OUT, by default
+# the committed kernel/configs/vexpress_tiny_defconfig.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/kbuild-env.sh"
+out=${1:-$TOP/kernel/configs/vexpress_tiny_defconfig}
+work=$TOP/build/defconfig-update
+frag=$TOP/kernel/configs/vexpress_tiny.fragment
+mkdir -p "$work"
+
+make_defconfig() {
+	"${KMAKE[@]}" O="$work" tinyconfig
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$work" "$work/.config" "$frag"
+	"${KMAKE[@]}" O="$work" olddefconfig
+	"${KMAKE[@]}" O="$work" savedefconfig
+}
+phase defconfig defconfig-update make_defconfig
+# Every line of the fragment must survive olddefconfig: a symbol that
+# something else selects, or whose dependencies are missing, would make the
+# fragment say one thing and the board do another.
+bad=0
+while read -r line; do
+	case $line in
+	CONFIG_*=*) want=$line ;;
+	"# CONFIG_"*" is not set") want=$line ;;
+	*) continue ;;
+	esac
+	sym=$(sed -E 's/^# //; s/[ =].*//' <<<"$line")
+	got=$(grep -E "^($sym=|# $sym is not set)" "$work/.config" || true)
+	if [ "$got" != "$want" ] && ! { [ -z "$got" ] && [ "${want:0:1}" = "#" ]; }; then
+		echo "fragment: '$want' but the configuration has '${got:-nothing}'" >&2
+		bad=1
+	fi
+done <"$frag"
+[ "$bad" -eq 0 ] || die "the fragment asks for values Kconfig does not give (above)"
+cp "$work/defconfig" "$out"
+echo "  defconfig  ${out#"$TOP"/}"
