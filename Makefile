@@ -4,6 +4,7 @@
 #
 #   make board        build everything for both kernels (images/tiny, images/base)
 #   make run-arm      boot the board in QEMU (VARIANT=tiny|base RAM= PORT= DEBUG_SHELL=1)
+#   make measure-ram  what compiling out splice saves: sizes and RAM, side by side
 #   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
 #
 # Variants, both from kernel/configs/vexpress_tiny_defconfig:
@@ -26,7 +27,7 @@ TESTFILES := build/rootfs/srv/test.bin
 BUSYBOX := build/busybox/bin/busybox
 MANIFESTS := $(foreach v,$(VARIANTS),images/$(v)/MANIFEST)
 
-.PHONY: all board deps extract patch configure build images run-arm test \
+.PHONY: all board deps extract patch configure build images run-arm measure-ram test \
 	defconfig-update clean distclean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -95,6 +96,10 @@ $(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/debug-inittab 
 # --- boot ----------------------------------------------------------------------
 run-arm: images/$(VARIANT)/MANIFEST
 	@scripts/run-arm.sh
+
+# --- measure: splice built in against compiled out, side by side ----------------
+measure-ram: board
+	@scripts/measure-ram.sh
 
 # --- test ----------------------------------------------------------------------
 test: board app-test-host probe-initramfs
