@@ -6,6 +6,7 @@
 #                          scripts/qemu-cmd.sh); the console goes to
 #                          $TOP/build/logs/qemu/NAME.log, PORT is set to a free
 #                          127.0.0.1 port unless already set.
+#   qemu_spawn NAME CMD... the same for a command that runs QEMU itself
 #   qemu_wait_for REGEX [SECONDS]   wait until the console log matches
 #   qemu_send TEXT         type a line on the serial console
 #   qemu_wait_exit [SECONDS]        wait for QEMU to end; returns its status
@@ -34,20 +35,28 @@ free_port() {
 
 qemu_start() {
 	local name=$1
-	mkdir -p "$TOP/build/logs/qemu"
-	QEMU_LOG=$TOP/build/logs/qemu/$name.log
 	: "${PORT:=$(free_port)}"
 	export PORT
 	qemu_cmd || return 1
+	qemu_spawn "$name" "${QEMU_ARGS[@]}"
+}
+
+# qemu_spawn NAME COMMAND...: start COMMAND (QEMU, or something that execs
+# it, such as `make run-arm`) like qemu_start does.
+qemu_spawn() {
+	local name=$1
+	shift
+	mkdir -p "$TOP/build/logs/qemu"
+	QEMU_LOG=$TOP/build/logs/qemu/$name.log
 	QEMU_FIFO=$(mktemp -u "${TMPDIR:-/tmp}/qemu-console.XXXXXX")
 	mkfifo "$QEMU_FIFO"
 	# Keep the FIFO open for writing on fd 7 so QEMU never sees EOF early.
-	timeout --kill-after=5 "${QEMU_TIMEOUT:-300}" "${QEMU_ARGS[@]}" \
+	timeout --kill-after=5 "${QEMU_TIMEOUT:-300}" "$@" \
 		<"$QEMU_FIFO" >"$QEMU_LOG" 2>&1 &
 	QEMU_PID=$!
 	exec 7>"$QEMU_FIFO"
-	echo "qemu: pid $QEMU_PID, port $PORT, log ${QEMU_LOG#"$TOP"/}"
-	echo "qemu: ${QEMU_ARGS[*]}"
+	echo "qemu: pid $QEMU_PID, port ${PORT:-?}, log ${QEMU_LOG#"$TOP"/}"
+	echo "qemu: $*"
 }
 
 qemu_wait_for() {
