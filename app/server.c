@@ -210,8 +210,10 @@ static void log_stats(const struct server *s)
 		log_msg("stats: getrusage: %s", strerror(errno));
 		return;
 	}
-	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB",
-		s->answered, s->live, (long)ru.ru_maxrss);
+	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB, CPU %lld ms",
+		s->answered, s->live, (long)ru.ru_maxrss,
+		((long long)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000);
 }
 
 /* Dispatch one poll() result; returns true to stop the loop. */

@@ -54,6 +54,33 @@ rps() {
 	done | median
 }
 
+# Server CPU ms per MiB sent for test.bin, from console "stats" before and
+# after RUNS fetches: robust against a busy host, unlike wall-clock speed.
+cpu_per_mib() {
+	local c0 c1 size
+	size=$(stat -c %s "$SRV/test.bin")
+	curl -s -o /dev/null --max-time 120 "$(url test.bin)"
+	c0=$(stats_cpu)
+	for _ in $(seq "$RUNS"); do
+		curl -s -o /dev/null --max-time 120 "$(url test.bin)"
+	done
+	c1=$(stats_cpu)
+	awk -v a="$c0" -v b="$c1" -v n="$RUNS" -v s="$size" \
+		'BEGIN {printf "%.1f", (b - a) / (n * s / 1048576)}'
+}
+
+# Ask the console for "stats", print the CPU ms of the new line.
+stats_cpu() {
+	local n
+	n=$(grep -c 'stats:' "$QEMU_LOG")
+	qemu_send stats
+	for _ in $(seq 100); do
+		[ "$(grep -c 'stats:' "$QEMU_LOG")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	grep -o 'stats:.*CPU [0-9]*' "$QEMU_LOG" | tail -n1 | grep -o '[0-9]*$'
+}
+
 bench_buf() {
 	local sizes=${BUF_SIZES:-"4096 8192 16384 32768 65536 131072"} s dir
 	echo "== read/write buffer size (base kernel, srv_sendfile=off), MB/s median of $RUNS"
@@ -63,7 +90,7 @@ bench_buf() {
 		"$TOP/scripts/initramfs-list.sh" board "$dir/init" "$SRV" >"$dir/list"
 		"$TOP/scripts/mk-initramfs.sh" "$dir/list" "$dir/initramfs" >/dev/null || return 1
 		VARIANT=base INITRD=$dir/initramfs.uInitrd boot "buf$s" srv_sendfile=off || return 1
-		echo "RW_BUF_SIZE=$s: $(throughput) MB/s"
+		echo "RW_BUF_SIZE=$s: $(throughput) MB/s, $(cpu_per_mib) CPU ms/MiB"
 		halt
 	done
 }
@@ -73,17 +100,20 @@ bench_thru() {
 	echo "== throughput of test.bin ($(stat -c %s "$SRV/test.bin") bytes), MB/s median of $RUNS"
 	VARIANT=base boot thru-base || return 1
 	sf=$(throughput)
+	sfc=$(cpu_per_mib)
 	halt
 	VARIANT=base boot thru-base-rw srv_sendfile=off || return 1
 	rw=$(throughput)
+	rwc=$(cpu_per_mib)
 	halt
 	VARIANT=tiny boot thru-tiny || return 1
 	tiny=$(throughput)
+	tinyc=$(cpu_per_mib)
 	grep -o 'sendfile: [a-z ]*(probe: [A-Z]*)' "$QEMU_LOG" | head -1 | sed 's/^/tiny kernel banner: /'
 	halt
-	echo "base, sendfile:            $sf MB/s"
-	echo "base, srv_sendfile=off:    $rw MB/s ($(awk -v a="$rw" -v b="$sf" 'BEGIN{printf "%.0f", 100*a/b}')% of sendfile)"
-	echo "tiny, default (fallback):  $tiny MB/s ($(awk -v a="$tiny" -v b="$sf" 'BEGIN{printf "%.0f", 100*a/b}')% of sendfile)"
+	echo "base, sendfile:            $sf MB/s, $sfc CPU ms/MiB"
+	echo "base, srv_sendfile=off:    $rw MB/s ($(awk -v a="$rw" -v b="$sf" 'BEGIN{printf "%.0f", 100*a/b}')% of sendfile), $rwc CPU ms/MiB"
+	echo "tiny, default:             $tiny MB/s ($(awk -v a="$tiny" -v b="$sf" 'BEGIN{printf "%.0f", 100*a/b}')% of sendfile), $tinyc CPU ms/MiB"
 }
 
 bench_rps() {
