@@ -35,7 +35,7 @@ cases=(
 )
 for c in "${cases[@]}"; do
 	IFS='|' read -r name req want <<<"$c"
-	got=$(raw "$req" | status)
+	got=$(raw_status "$req")
 	check "app: bad input: $name answers $want (got ${got:-nothing})" [ "$got" = "$want" ]
 done
 # A raw NUL byte inside the request line.

@@ -113,5 +113,16 @@ raw() {
 
 status() { head -n1 | tr -d '\r' | cut -d' ' -f2; }
 
+# Status code of a raw request, without waiting for the connection to end
+# (4xx answers other than framing errors keep the connection open).
+raw_status() {
+	(
+		exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT" || exit 1
+		# shellcheck disable=SC2059
+		printf "$1" >&3
+		timeout 5 head -n1 <&3
+	) | status
+}
+
 # Count log lines matching an ERE.
 log_count() { grep -Ec -- "$1" "$APP_LOG"; }
