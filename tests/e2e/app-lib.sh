@@ -144,4 +144,12 @@ app_e2e() {
 	qemu_wait_exit 60
 	check "app-e2e $v: srv_max_requests=3 powers off, QEMU status 0" [ $? = 0 ]
 	check "app-e2e $v: limit logged" grep -q 'served 3 requests: limit reached' "$QEMU_LOG"
+
+	# Boot 3: a fatal error (no served folder) powers off, never panics.
+	unset PORT
+	BOOTARGS_EXTRA="srv_root=/nonexistent" qemu_start "app-$v-fatal" || { not_ok "app-e2e $v: boot 3"; return 1; }
+	qemu_wait_exit 60
+	check "app-e2e $v: fatal error powers off, QEMU status 0" [ $? = 0 ]
+	check "app-e2e $v: fatal error logged" grep -q '^fileserver: open /nonexistent: No such file' "$QEMU_LOG"
+	check "app-e2e $v: fatal error is no kernel panic" bash -c "! grep -q 'Kernel panic' '$QEMU_LOG'"
 }
