@@ -126,12 +126,14 @@ cs_config() {
 
 # cs_bloat TREE OLD NEW [CROSS-PREFIX]: bloat-o-meter output; its net total
 # is the number in the last parentheses of the "add/remove:" line.
+# bloat-o-meter cannot parse nameless symbols (ARM assembly leaves some):
+# it gets an nm that drops them, $CS/tools/<prefix>nm.
 cs_bloat() {
-	if [ -n "${4:-}" ]; then
-		"$1/scripts/bloat-o-meter" -p "$4" "$2" "$3"
-	else
-		"$1/scripts/bloat-o-meter" "$2" "$3"
-	fi
+	local nm=$CS/tools/${4:-}nm
+	mkdir -p "$CS/tools"
+	printf '#!/bin/sh\n%snm "$@" | awk %s\n' "${4:-}" "'NF == 3'" >"$nm"
+	chmod +x "$nm"
+	"$1/scripts/bloat-o-meter" -p "$CS/tools/${4:-}" "$2" "$3"
 }
 cs_bloat_total() {
 	sed -n 's/^add\/remove:.*(\(-\{0,1\}[0-9]*\))$/\1/p' "$1" | tail -n 1
