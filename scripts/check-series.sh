@@ -226,7 +226,8 @@ allmod_config() { # TREE ARCH O V
 # name the object: built if one has no CONFIG_ guard or a guard set to y/m.
 # (Guards of parent directories are not followed; allmodconfig sets them.)
 in_config() {
-	local mk=$1/$(dirname "$3")/Makefile obj lines sym
+	local mk obj lines line sym
+	mk=$1/$(dirname "$3")/Makefile
 	obj=$(basename "$3" .c).o
 	[ -f "$mk" ] || return 0
 	lines=$(sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$mk" | grep -E "(^|[[:space:]=])$obj([[:space:]]|$)") || return 0
