@@ -282,8 +282,8 @@ stage_allmod() {
 		res=$(compile_files "$TREE" "$arch" "$o" "$w" "allmod-$arch-n-files" "${files[@]}")
 		echo "$res" >"$CS_LOGS/allmod-$arch-n-files.status"
 		nok=$((nok + $(grep -c ' ok$' <<<"$res" || true)))
-		bad+=($(sed -n "s/ error$//p" <<<"$res" | sed "s/^/$arch:/"))
-		nb+=($(sed -n "s/ notbuilt$//p" <<<"$res" | sed "s/^/$arch:/"))
+		mapfile -t -O "${#bad[@]}" bad < <(sed -n "s/ error$//p" <<<"$res" | sed "s/^/$arch:/")
+		mapfile -t -O "${#nb[@]}" nb < <(sed -n "s/ notbuilt$//p" <<<"$res" | sed "s/^/$arch:/")
 	done
 	ALLMOD_DONE=1
 	if [ ${#bad[@]} -eq 0 ]; then
