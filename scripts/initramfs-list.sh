@@ -24,6 +24,7 @@ board)
 	;;
 debug)
 	cat <<EOT
+nod /dev/null 0666 0 0 c 1 3
 dir /bin 0755 0 0
 dir /sbin 0755 0 0
 dir /etc 0755 0 0
