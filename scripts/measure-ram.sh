@@ -99,6 +99,7 @@ kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	echo "kernel_version=$kver"
 	echo "ram_mib=$ram"
 	echo "serves=$serves"
+	if grep -q '^CONFIG_PROC_FS=y' "$tiny_cfg"; then echo "proc_fs=y"; else echo "proc_fs=n"; fi
 	cat "$work/config.env" "$work/sizes.env" "$work/bloat.env" "$work/boot.env" "$work/minram.env"
 	if [ -f "$work/failures" ]; then
 		awk '{ print "warning_" NR "=" $0 }' "$work/failures"

@@ -97,6 +97,8 @@ function pctcell(key) { return (P[key] == "") ? "-" : ((P[key] + 0 > 0 ? "+" : "
 
 END {
 	applied = (d["series_applied"] == "true")
+	meminfo = (d["proc_fs"] == "y") ? "not read: the program mounts nothing, so it cannot open /proc/meminfo; sysinfo gives total and free" \
+		: "not available: the kernel is built without /proc (CONFIG_PROC_FS off); sysinfo gives total and free"
 	ram = d["ram_mib"]; serves = d["serves"]
 	row("vmlinux_text", "vmlinux text", "B", "size", "less")
 	row("vmlinux_data", "vmlinux data", "B", "size", "less")
@@ -189,7 +191,7 @@ END {
 		printf "  removed: %-40s %8s B\n", a[1], commas(a[2])
 	}
 	for (i = 1; i <= nrows; i++) if (R[i] in note) printf "note: %s: %s\n", L[R[i]], note[R[i]]
-	printf "note: /proc/meminfo (MemTotal, MemFree, MemAvailable): not available, the kernel is built without /proc (CONFIG_PROC_FS off)\n"
+	printf "note: /proc/meminfo (MemTotal, MemFree, MemAvailable): %s\n", meminfo
 	for (i = 1; i <= 3; i++) printf "target: %-56s %s (target %s): %s\n", TL[i], (TV[i] == "" ? "pending" : TV[i]), TT[i], verdict(i, "NOT met")
 	printf "saving = what the tiny board gains: base - tiny for sizes, tiny - base for free RAM (boot 1 of each; a..b = the range over both boots).\n(!) = the two boots of that board disagreed: both values shown.\n"
 
@@ -210,7 +212,7 @@ END {
 		printf "\n" > md
 	}
 	for (i = 1; i <= nrows; i++) if (R[i] in note) printf "- %s: %s\n", L[R[i]], note[R[i]] > md
-	printf "- /proc/meminfo (MemTotal, MemFree, MemAvailable): not available, the kernel is built without /proc.\n" > md
+	printf "- /proc/meminfo (MemTotal, MemFree, MemAvailable): %s.\n", meminfo > md
 	for (i = 1; i <= 3; i++) printf "- target: %s: %s (target %s): %s\n", TL[i], (TV[i] == "" ? "pending" : TV[i]), TT[i], verdict(i, "**not met**") > md
 	printf "\nSaving = what the tiny board gains (base - tiny for sizes, tiny - base for free RAM), from boot 1 of each; a..b = its range over both boots of each board; (!) = the two boots of that board disagreed, both values shown. Chart: `measure-ram.svg`.\n" > md
 
@@ -240,7 +242,7 @@ END {
 		n = split(d[v ".min_ram_probes"], a, " "); for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? ", " : ""), jstr(a[i]) > json
 		printf "]}" > json
 	}
-	printf "},\n  \"meminfo\": null,\n  \"meminfo_note\": %s,\n  \"targets\": {", jstr("no /proc in this kernel (CONFIG_PROC_FS off)") > json
+	printf "},\n  \"meminfo\": null,\n  \"meminfo_note\": %s,\n  \"targets\": {", jstr(meminfo) > json
 	for (i = 1; i <= 3; i++) printf "%s%s: {\"label\": %s, \"target\": %s, \"value\": %s, \"met\": %s}", (i > 1 ? ", " : ""), jstr(T[i]), jstr(TL[i]), TT[i], jnum(TV[i]), ((TV[i] == "" || (!applied && i < 3)) ? "null" : (TM[i] ? "true" : "false")) > json
 	printf "},\n  \"warnings\": [" > json
 	for (i = 1; i <= nw; i++) printf "%s%s", (i > 1 ? ", " : ""), jstr(W[i]) > json
