@@ -14,24 +14,14 @@
 #   qemu_stop              kill it if still running (also done at exit)
 #
 # Every boot is bounded: QEMU runs under timeout(1) (QEMU_TIMEOUT, default 300 s).
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=scripts/qemu-cmd.sh
 . "$TOP/scripts/qemu-cmd.sh"
 
 QEMU_PID=
 QEMU_LOG=
 QEMU_FIFO=
-
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 20000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
 
 qemu_start() {
 	local name=$1

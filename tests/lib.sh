@@ -12,3 +12,16 @@ check() {
 	shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
+
+# free_port: print a 127.0.0.1 TCP port nobody listens on now.
+free_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}

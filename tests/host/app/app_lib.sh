@@ -26,18 +26,6 @@ app_cleanup() {
 }
 trap app_cleanup EXIT
 
-app_free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 20000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
-
 app_make_root() {
 	local d=$1
 	mkdir -p "$d/sub"
@@ -58,7 +46,7 @@ app_start() {
 	done
 	[ "${1:-}" = -- ] && shift
 	[ ${#cmd[@]} -eq 0 ] && cmd=("$APP_BIN")
-	APP_PORT=$(app_free_port)
+	APP_PORT=$(free_port)
 	APP_LOG=$APP_TMP/$name.log
 	"${cmd[@]}" -a 127.0.0.1 -p "$APP_PORT" -r "$APP_ROOT" "$@" \
 		<"${APP_STDIN:-/dev/null}" >"$APP_LOG" 2>&1 &
