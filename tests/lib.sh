@@ -25,3 +25,17 @@ free_port() {
 	done
 	return 1
 }
+
+# fetch_many N URL SHA DIR: fetch URL with N clients at once (curl, bounded
+# by FETCH_MAX_TIME, default 60 s); print how many got a body whose sha256
+# is SHA. DIR keeps one checksum file per client.
+fetch_many() {
+	local n=$1 url=$2 want=$3 dir=$4 i pids=()
+	mkdir -p "$dir"
+	for i in $(seq "$n"); do
+		(curl -sf --max-time "${FETCH_MAX_TIME:-60}" "$url" | sha256sum | cut -d' ' -f1 >"$dir/c$i.sha") &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	cat "$dir"/c*.sha | grep -c "^$want\$"
+}

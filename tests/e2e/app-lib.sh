@@ -74,14 +74,8 @@ e2e_bad_input() {
 }
 
 e2e_concurrent() {
-	local v=$1 want good pids=()
-	want=$(sha <"$SRV/test.bin")
-	for i in $(seq 64); do
-		(curl -sf --max-time 240 "$(url test.bin)" | sha >"$E2E_TMP/c$i.sha") &
-		pids+=($!)
-	done
-	wait "${pids[@]}"
-	good=$(cat "$E2E_TMP"/c*.sha | grep -c "^$want\$")
+	local v=$1 good
+	good=$(FETCH_MAX_TIME=240 fetch_many 64 "$(url test.bin)" "$(sha <"$SRV/test.bin")" "$E2E_TMP/many")
 	check "app-e2e $v: 64 concurrent clients get complete, correct files ($good/64)" [ "$good" = 64 ]
 }
 

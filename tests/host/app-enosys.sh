@@ -49,11 +49,5 @@ app_stop
 # 4. test double under load: 16 clients at once, sendfile dies mid-way.
 WRAP_SENDFILE_BYTES=1000000 WRAP_SENDFILE_ERRNO=ENOSYS WRAP_SENDFILE_CHUNK=4099 \
 	app_start wrap-load "$APP_TBIN/fileserver-wrap" -- || not_ok "app: start test double"
-pids=()
-for i in $(seq 16); do
-	(curl -sf --max-time 60 "$(url test.bin)" | sha >"$APP_TMP/w$i.sha") &
-	pids+=($!)
-done
-wait "${pids[@]}"
-good=$(cat "$APP_TMP"/w*.sha | grep -c "^$want\$")
+good=$(fetch_many 16 "$(url test.bin)" "$want" "$APP_TMP/wrap-load")
 check "app: 16 clients while sendfile fails mid-way: all bytes exactly once ($good/16)" [ "$good" = 16 ]

@@ -39,13 +39,7 @@ fi
 
 # 64 clients at once, each must get the whole file.
 want=$(filesha "$big")
-pids=()
-for i in $(seq 64); do
-	(curl -sf --max-time 60 "$(url test.bin)" | sha >"$APP_TMP/c$i.sha") &
-	pids+=($!)
-done
-wait "${pids[@]}"
-good=$(cat "$APP_TMP"/c*.sha | grep -c "^$want\$")
+good=$(fetch_many 64 "$(url test.bin)" "$want" "$APP_TMP/many")
 check "app: 64 concurrent clients all get the right bytes ($good/64)" [ "$good" = 64 ]
 
 # A stalled client (half a request) does not hold up others, then times out.
