@@ -39,19 +39,28 @@ int board_probe_sendfile(void)
 	return 0;
 }
 
+int board_ram(struct board_ram *ram)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si) != 0)
+		return -1;
+	ram->total_k = (unsigned long long)si.totalram * si.mem_unit / 1024;
+	ram->free_k = (unsigned long long)si.freeram * si.mem_unit / 1024;
+	return 0;
+}
+
 static void banner_system(void)
 {
 	struct utsname u;
-	struct sysinfo si;
+	struct board_ram ram;
 
 	if (uname(&u) == 0)
 		log_msg("kernel %s %s (%s)", u.sysname, u.release, u.machine);
 	else
 		log_msg("kernel: uname: %s", strerror(errno));
-	if (sysinfo(&si) == 0)
-		log_msg("RAM %llu KiB total, %llu KiB free",
-			(unsigned long long)si.totalram * si.mem_unit / 1024,
-			(unsigned long long)si.freeram * si.mem_unit / 1024);
+	if (board_ram(&ram) == 0)
+		log_msg("RAM %llu KiB total, %llu KiB free", ram.total_k, ram.free_k);
 	else
 		log_msg("RAM: sysinfo: %s", strerror(errno));
 }

@@ -16,6 +16,13 @@ int board_setup(void);
  * EBADF: present). */
 int board_probe_sendfile(void);
 
+/* RAM as sysinfo(2) sees it, in KiB. 0, or -1 with errno set. */
+struct board_ram {
+	unsigned long long total_k;
+	unsigned long long free_k;
+};
+int board_ram(struct board_ram *ram);
+
 /* Banner: kernel release, RAM, listen address, sendfile availability. */
 void board_banner(const struct srv_config *cfg, int sendfile_errno);
 

@@ -1,4 +1,4 @@
-/* console.c - line reader for "poweroff"; EOF/errors just close it. */
+/* console.c - line reader for "poweroff" and "stats"; EOF/errors just close it. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@ void console_init(struct console *c, int fd)
 	c->len = 0;
 }
 
-static enum console_cmd run_line(const char *line, size_t n)
+static unsigned int run_line(const char *line, size_t n)
 {
 	while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
 		n--;
@@ -30,9 +30,10 @@ static enum console_cmd run_line(const char *line, size_t n)
 	return CONSOLE_NONE;
 }
 
-enum console_cmd console_read(struct console *c)
+unsigned int console_read(struct console *c)
 {
 	char buf[64];
+	unsigned int cmds = CONSOLE_NONE;
 	ssize_t n = read(c->fd, buf, sizeof(buf));
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -43,14 +44,11 @@ enum console_cmd console_read(struct console *c)
 	}
 	for (ssize_t i = 0; i < n; i++) {
 		if (buf[i] == '\n') {
-			enum console_cmd cmd = run_line(c->line, c->len);
-
+			cmds |= run_line(c->line, c->len);
 			c->len = 0;
-			if (cmd != CONSOLE_NONE)
-				return cmd;
 		} else if (c->len < sizeof(c->line)) {
 			c->line[c->len++] = buf[i];
 		}
 	}
-	return CONSOLE_NONE;
+	return cmds;
 }

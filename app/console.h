@@ -12,11 +12,14 @@ struct console {
 	size_t len;
 };
 
-enum console_cmd { CONSOLE_NONE, CONSOLE_POWEROFF, CONSOLE_STATS };
+/* Commands, as bits: one read() may carry several lines. */
+enum console_cmd { CONSOLE_NONE = 0, CONSOLE_POWEROFF = 1, CONSOLE_STATS = 2 };
 
 void console_init(struct console *c, int fd);
 
-/* Read what is there (call when poll says the fd is ready). */
-enum console_cmd console_read(struct console *c);
+/* Read what is there (call when poll says the fd is ready) and return the
+ * commands of every complete line in it, ORed (a command repeated in one
+ * read counts once). */
+unsigned int console_read(struct console *c);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "clock.h"
 #include "log.h"
 #include "server.h"
@@ -205,15 +206,21 @@ static bool limit_reached(const struct server *s)
 static void log_stats(const struct server *s)
 {
 	struct rusage ru;
+	struct board_ram ram;
 
 	if (getrusage(RUSAGE_SELF, &ru) != 0) {
 		log_msg("stats: getrusage: %s", strerror(errno));
 		return;
 	}
-	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB, CPU %lld ms",
+	if (board_ram(&ram) != 0) {
+		log_msg("stats: sysinfo: %s", strerror(errno));
+		return;
+	}
+	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB, CPU %lld ms, RAM %llu KiB total, %llu KiB free",
 		s->answered, s->live, (long)ru.ru_maxrss,
 		((long long)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
-			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000);
+			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000,
+		ram.total_k, ram.free_k);
 }
 
 /* Dispatch one poll() result; returns true to stop the loop. */
@@ -224,11 +231,11 @@ static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
 		if (fds[k].revents == 0)
 			continue;
 		if (owner[k] == -1) {
-			enum console_cmd cmd = console_read(&s->console);
+			unsigned int cmd = console_read(&s->console);
 
-			if (cmd == CONSOLE_STATS)
+			if (cmd & CONSOLE_STATS)
 				log_stats(s);
-			if (cmd == CONSOLE_POWEROFF) {
+			if (cmd & CONSOLE_POWEROFF) {
 				log_msg("console: poweroff");
 				*end = SERVER_POWEROFF;
 				return true;

@@ -82,11 +82,20 @@ check "app: limit logged" grep -q 'served 3 requests: limit reached' "$APP_LOG"
 mkfifo "$APP_TMP/console"
 exec 6<>"$APP_TMP/console"  # read-write: opening does not block
 APP_STDIN=$APP_TMP/console app_start console || not_ok "app: start with a console"
-printf 'hello\npoweroff\n' >&6
+curl -sf -o /dev/null "$(url hello.txt)" || not_ok "app: fetch before stats"
+printf 'hello\nstats\npoweroff\n' >&6
 app_wait_exit 10
 check "app: console poweroff ends with status 0" [ "$APP_RC" = 0 ]
 exec 6>&-
 check "app: console command logged" grep -q 'console: poweroff' "$APP_LOG"
+# stats: the request count, and sysinfo RAM with 0 < free <= total.
+stats=$(grep -E '^fileserver: stats: ' "$APP_LOG" | tail -n 1)
+check "app: console stats counts the request" grep -q 'stats: 1 requests, ' <<<"$stats"
+check "app: console stats has sysinfo RAM, 0 < free <= total" awk '
+	match($0, /RAM [0-9]+ KiB total, [0-9]+ KiB free$/) {
+		split(substr($0, RSTART), a, / /)
+		ok = a[2] > 0 && a[5] > 0 && a[5] <= a[2]
+	} END { exit !ok }' <<<"$stats"
 
 # Bad configuration: an exit status, nothing served.
 check "app: bad srv_port refused" bash -c "srv_port=99999 '$APP_BIN' </dev/null >/dev/null 2>&1; [ \$? = 2 ]"
