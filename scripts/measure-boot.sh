@@ -21,7 +21,8 @@
 # no "Booting Linux" within MEASURE_FIRST_LINE seconds (default 15, where it
 # takes about 2 s on a loaded 2-core host; too little RAM leaves QEMU silent), or whose console then stays silent for
 # MEASURE_STALL seconds (default 30) before ready, counts as not booting; a
-# kernel panic ends the wait at once; curl has --max-time.
+# kernel panic ends the wait at once, before ready and while fetching; curl
+# has --max-time.
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 VARIANT RAM_MIB NAME [SERVES]" >&2; exit 2; }
 VARIANT=$1 RAM=$2 name=$3 serves=${4:-1}
@@ -125,14 +126,39 @@ if ! wait_ready; then
 	exit
 fi
 
+# fetch_one: test.bin's sha256 on stdout. curl runs in the background while
+# the console is watched: a guest that panics (or whose QEMU ends) while
+# serving fails the fetch at once instead of after curl's --max-time.
+fetch_one() {
+	local cpid rc=0
+	curl -sf --max-time 120 -o "$body" "http://127.0.0.1:$PORT/test.bin" &
+	cpid=$!
+	while kill -0 "$cpid" 2>/dev/null; do
+		if grep -q 'Kernel panic' "$QEMU_LOG" 2>/dev/null || ! kill -0 "$QEMU_PID" 2>/dev/null; then
+			kill "$cpid" 2>/dev/null
+			wait "$cpid" 2>/dev/null
+			return 1
+		fi
+		sleep 0.2
+	done
+	wait "$cpid" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "curl-exit-$rc"; return 0; }
+	sha256sum <"$body" | cut -d' ' -f1
+}
+
 ok=1
+body=$(mktemp)
 for i in $(seq "$serves"); do
-	got=$(curl -sf --max-time 120 "http://127.0.0.1:$PORT/test.bin" | sha256sum | cut -d' ' -f1)
+	if ! got=$(fetch_one); then
+		ok=0 why="fetch $i of test.bin: the guest panicked or QEMU ended while serving"
+		break
+	fi
 	if [ "$got" != "$want" ]; then
 		ok=0 why="fetch $i of test.bin: sha256 ${got:0:12}... does not match"
 		break
 	fi
 done
+rm -f "$body"
 if [ "$ok" = 1 ]; then
 	# The stats line comes after the last request line; wait for it briefly.
 	before=$(grep -c '^fileserver: stats:' "$QEMU_LOG")
@@ -143,8 +169,11 @@ if [ "$ok" = 1 ]; then
 		t=$((t + 1))
 	done
 fi
-qemu_send poweroff
-qemu_wait_exit 60 >/dev/null || true
+# A panicked guest never powers off: do not wait for it.
+if ! grep -q 'Kernel panic' "$QEMU_LOG"; then
+	qemu_send poweroff
+	qemu_wait_exit 60 >/dev/null || true
+fi
 qemu_stop
-grep -q 'Kernel panic' "$QEMU_LOG" && ok=0 why="kernel panic while serving"
+grep -q 'Kernel panic' "$QEMU_LOG" && ok=0 why=${why:-kernel panic while serving}
 result "$ok" "$why"

@@ -153,6 +153,12 @@ END {
 		base_saving = (basis[k] == "") ? bytes_saved : S[basis[k]]
 		if (base_saving + 0 > 0) note[k] = note[k] (note[k] == "" ? "" : "; ") "saves nothing: " why[k]
 	}
+	# Serving costs the tiny board RAM the base board does not spend: its
+	# program copies through the read/write fallback, whose static buffer
+	# (RW_BUF_SIZE in app/main.c) is only touched then.
+	if (applied && S["app_after_free_k"] != "" && S["app_after_free_k"] + 0 < 0)
+		note["app_after_free_k"] = note["app_after_free_k"] (note["app_after_free_k"] == "" ? "" : "; ") \
+			"less free on tiny: without sendfile the program copies through its read/write fallback, whose 64 KiB static buffer (RW_BUF_SIZE, app/main.c) is only touched then; base never touches it"
 	u = ""
 	if (d["tiny.min_ram_unstable"] != "") u = "tiny at " d["tiny.min_ram_unstable"] " MiB"
 	if (d["base.min_ram_unstable"] != "") u = u (u == "" ? "" : ", ") "base at " d["base.min_ram_unstable"] " MiB"

@@ -31,6 +31,8 @@ for v in base tiny; do
 		[ "$(pyq "all(isinstance(x, int) for x in d['figures']['mem_available_k']['${v}_runs'])")" = True ]
 	check "measure-ram: $v: the program's free RAM after boot read from two boots" \
 		[ "$(pyq "all(isinstance(x, int) and x > 0 for x in d['figures']['app_free_k']['${v}_runs'])")" = True ]
+	check "measure-ram: $v: free RAM after serving read from the stats line of two boots" \
+		[ "$(pyq "all(isinstance(x, int) and x > 0 for x in d['figures']['app_after_free_k']['${v}_runs'])")" = True ]
 	check "measure-ram: $v: smallest -m found between 6 and 8 MiB" \
 		[ "$(pyq "d['min_ram']['$v']['status'] in ('found', 'le_lo') and 6 <= d['min_ram']['$v']['mib'] <= 8")" = True ]
 	check "measure-ram: $v: consoles kept in build/logs/qemu" test -s "$TOP/build/logs/qemu/measure-test-$v-run2.log"
