@@ -1,0 +1,635 @@
+#!/usr/bin/env python3
+"""audit-syscalls.py: the system calls a static ARM EABI ELF program can make.
+
+Usage:
+  audit-syscalls.py [--ktree DIR] [--json] [--names] ELF
+
+Reads `arm-linux-gnueabi-objdump -d` of ELF (ARM and Thumb-2 are told apart
+by the ELF's mapping symbols; a stripped binary has none and is read as ARM,
+which is right for Debian armel's BusyBox) and finds every `svc` site:
+
+  svc #0      EABI: the number is in r7. It is looked for backwards along the
+              control flow (fall-through and direct branches) from the svc:
+              mov/movs/mvn #imm, movw/movt, ldr rN, [pc, #off] (the literal is
+              read from the ELF), mov rN, rM and add/sub/orr/eor/lsl with an
+              immediate (followed through rM). Conditional writes count as
+              "may set" and the search goes on past them, up to the write
+              with the opposite condition (moveq/movne). Calls (bl) keep r7
+              (callee-saved) but clobber r0-r3.
+  wrappers    when r7 comes from an argument register at a function's entry
+              (musl's syscall(), __syscall_cp_asm, glibc's syscall()), the
+              function is a wrapper: the same search runs for that register
+              at every direct call (bl/b) of it, through interworking veneers
+              and wrappers of wrappers.
+  svc #imm    (imm != 0) is OABI and flagged. In a stripped binary it is
+              usually a literal word read as code.
+
+Every site that cannot be resolved is listed with its address and function,
+never dropped. Numbers are named from the kernel tree's
+arch/arm/tools/syscall.tbl (--ktree, default build/linux-6.1) and the ARM
+private calls (0x0f0001..0x0f0006).
+
+For the splice family (splice, vmsplice, tee, sendfile, sendfile64) each call
+of the function holding the svc is checked for an ENOSYS test after it: a
+cmp/cmn against 38 (ENOSYS on ARM) reachable after the call in the caller,
+in a function the caller calls next, or in the caller's caller.
+
+Output: a text report (default), JSON (--json), or the sorted names alone
+(--names), which is what the recall test compares with a dynamic trace.
+Exit status: 0, or 2 on a usage or tool error.
+"""
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OBJDUMP = os.environ.get("OBJDUMP", "arm-linux-gnueabi-objdump")
+ENOSYS = 38
+SPLICE_FAMILY = ("splice", "vmsplice", "tee", "sendfile", "sendfile64")
+ARM_PRIVATE = {0x0F0001: "ARM_breakpoint", 0x0F0002: "ARM_cacheflush",
+               0x0F0003: "ARM_usr26", 0x0F0004: "ARM_usr32",
+               0x0F0005: "ARM_set_tls", 0x0F0006: "ARM_get_tls"}
+CONDS = ("eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls",
+         "ge", "lt", "gt", "le", "al")
+# Base mnemonics (UAL) the analysis tells apart; anything else is kept as it
+# is, unconditional, and treated by its first operand.
+KNOWN = set("""b bl blx bx cbz cbnz mov movs mvn mvns movw movt cpy ldr ldrb ldrh ldrsb
+ldrsh ldrd ldrex ldrexd ldm ldmia ldmfd ldmdb ldmib str strb strh strd strex stm stmia
+stmdb stmfd stmib push pop add adds adc adcs sub subs sbc sbcs rsb rsbs rsc orr orrs eor
+eors and ands bic bics orn lsl lsls lsr lsrs asr asrs ror rors mul muls mla mls umull
+smull umlal smlal cmp cmn tst teq svc swi nop clz uxtb uxth sxtb sxth rev ubfx sbfx bfi
+bfc neg negs adr udiv sdiv it ite itt itee itet itte ittt""".split())
+
+
+COMPLEMENT = {}
+for _a, _b in (("eq", "ne"), ("cs", "cc"), ("hs", "lo"), ("mi", "pl"), ("vs", "vc"),
+               ("hi", "ls"), ("ge", "lt"), ("gt", "le")):
+    COMPLEMENT[_a], COMPLEMENT[_b] = _b, _a
+COMPLEMENT["cs"], COMPLEMENT["lo"] = "cc", "hs"
+COMPLEMENT["cc"], COMPLEMENT["hs"] = "cs", "lo"
+
+
+def split_mnemonic(mnem):
+    """(base, cond or None): 'moveq' -> ('mov', 'eq'), 'bls' -> ('b', 'ls')."""
+    m = mnem.split(".")[0]
+    if m in KNOWN:
+        return m, None
+    if len(m) > 2 and m[-2:] in CONDS and m[:-2] in KNOWN:
+        return m[:-2], (None if m[-2:] == "al" else m[-2:])
+    return m, None
+
+
+MAX_STEPS = 20000
+
+
+def die(msg):
+    print("audit-syscalls: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+# ---- the ELF: PT_LOAD segments, to read literal-pool words ----
+class Elf:
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            self.data = f.read()
+        d = self.data
+        if d[:4] != b"\x7fELF" or d[4] != 1 or d[5] != 1:
+            die(path + ": not a 32-bit little-endian ELF")
+        (self.machine,) = struct.unpack_from("<H", d, 18)
+        if self.machine != 40:
+            die(path + ": not an ARM ELF")
+        (self.flags,) = struct.unpack_from("<I", d, 36)
+        phoff, = struct.unpack_from("<I", d, 28)
+        phentsize, phnum = struct.unpack_from("<HH", d, 42)
+        self.loads = []
+        for i in range(phnum):
+            p_type, off, vaddr, _, filesz = struct.unpack_from(
+                "<IIIII", d, phoff + i * phentsize)
+            if p_type == 1:
+                self.loads.append((vaddr, off, filesz))
+        self.eabi = (self.flags >> 24) != 0
+
+    def word(self, addr):
+        for vaddr, off, size in self.loads:
+            if vaddr <= addr and addr + 4 <= vaddr + size:
+                return struct.unpack_from("<I", self.data, off + addr - vaddr)[0]
+        return None
+
+
+# ---- the disassembly ----
+class Insn:
+    __slots__ = ("addr", "mnem", "base", "cond", "ops", "comment", "func",
+                 "thumb", "data", "index")
+
+    def __init__(self, addr, mnem, ops, comment, func, thumb):
+        self.addr, self.mnem, self.ops, self.comment = addr, mnem, ops, comment
+        self.func, self.thumb = func, thumb
+        self.data = mnem.startswith(".")
+        self.base, self.cond = split_mnemonic(mnem)
+
+
+LINE_RE = re.compile(r"^\s*([0-9a-f]+):\t(?:[0-9a-f]{2,8}(?: [0-9a-f]{4})?\s*\t)?([^\t]+?)(?:\t(.*))?$")
+FUNC_RE = re.compile(r"^([0-9a-f]+) <(.+)>:$")
+
+
+def disassemble(path):
+    try:
+        out = subprocess.run([OBJDUMP, "-d", path], check=True, capture_output=True,
+                             text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        die("%s -d %s: %s" % (OBJDUMP, path, e))
+    insns, funcs, func = [], {}, "?"
+    for line in out.splitlines():
+        m = FUNC_RE.match(line)
+        if m:
+            func = m.group(2)
+            funcs[int(m.group(1), 16)] = func
+            continue
+        m = LINE_RE.match(line)
+        if not m:
+            continue
+        text = m.group(2).strip()
+        ops = (m.group(3) or "").strip()
+        comment = ""
+        if "@" in ops:
+            ops, comment = [s.strip() for s in ops.split("@", 1)]
+        parts = text.split(None, 1)
+        mnem = parts[0]
+        if len(parts) > 1:
+            ops = (parts[1] + " " + ops).strip()
+        raw = line.split("\t")[1].strip() if "\t" in line else ""
+        thumb = len(raw.replace(" ", "")) == 4 or (" " in raw and len(raw) == 9)
+        ins = Insn(int(m.group(1), 16), mnem, ops, comment, func, thumb)
+        # A zero word (alignment padding, 'andeq r0, r0, r0') is data.
+        ins.data = ins.data or raw == "00000000"
+        insns.append(ins)
+    for i, ins in enumerate(insns):
+        ins.index = i
+    return insns, funcs
+
+
+REG_RE = re.compile(r"\b(r[0-9]|r1[0-5]|ip|sp|lr|pc|fp|sl|sb)\b")
+ALIAS = {"ip": "r12", "sp": "r13", "lr": "r14", "pc": "r15", "fp": "r11",
+         "sl": "r10", "sb": "r9"}
+
+
+def reg(name):
+    return ALIAS.get(name, name)
+
+
+def target_of(ins):
+    """Direct branch target of a b/bl/cbz/cbnz, or None."""
+    if ins.base in ("b", "bl", "blx", "cbz", "cbnz"):
+        m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
+        if m and not REG_RE.fullmatch(m.group(1)):
+            return int(m.group(1), 16)
+    return None
+
+
+def reglist(ops):
+    m = re.search(r"\{([^}]*)\}", ops)
+    if not m:
+        return []
+    out = []
+    for part in m.group(1).split(","):
+        part = part.strip()
+        if "-" in part:
+            a, b = [int(reg(x.strip())[1:]) for x in part.split("-")]
+            out += ["r%d" % k for k in range(a, b + 1)]
+        elif part:
+            out.append(reg(part))
+    return out
+
+
+def ends_flow(ins):
+    """True when the next instruction is not reached by falling through."""
+    if ins.data:
+        return True
+    if ins.cond is not None:
+        return False
+    b = ins.base
+    if b == "b":
+        return True
+    if b == "bx":
+        return True
+    if b in ("pop", "ldm", "ldmia", "ldmfd") and "r15" in reglist(ins.ops):
+        return True
+    dst = first_reg(ins)
+    if dst == "r15" and b in ("mov", "ldr", "add", "sub"):
+        return True
+    return False
+
+
+def first_reg(ins):
+    m = REG_RE.match(ins.ops)
+    return reg(m.group(1)) if m else None
+
+
+NO_WRITE = ("str", "cmp", "cmn", "tst", "teq", "push", "stm", "b", "bl", "bx", "blx",
+            "cbz", "cbnz", "svc", "swi", "nop", "it", "pld", "dmb", "dsb", "isb",
+            "mcr", "bkpt", "udf", "vst", "vpush", "vcmp", "vcmpe", "wfi", "wfe",
+            "sev", "yield", "setend", "cps", "tbb", "tbh")
+
+
+def writes(ins, r):
+    """True when ins (may) write register r."""
+    b = ins.base
+    if ins.data:
+        return False
+    if b in ("bl", "blx"):
+        return r in ("r0", "r1", "r2", "r3", "r12", "r14")
+    if b == "svc" or b == "swi":
+        return r == "r0"
+    if b.startswith(("pop", "ldm")):
+        regs = reglist(ins.ops)
+        m = re.match(r"(\w+)!", ins.ops)
+        if m and reg(m.group(1)) == r:
+            return True
+        return r in regs
+    if any(b.startswith(p) for p in NO_WRITE):
+        if b.startswith("str") and "!" in ins.ops or re.search(r"\],\s*#", ins.ops):
+            # writeback of the base register
+            m = re.search(r"\[(\w+)", ins.ops)
+            return bool(m) and reg(m.group(1)) == r
+        return False
+    regs = [reg(x) for x in REG_RE.findall(ins.ops)]
+    if not regs:
+        return False
+    if b in ("ldrd", "umull", "smull", "umlal", "smlal", "ldrexd", "strexd"):
+        return r in regs[:2]
+    if b.startswith("ldr") and ("!" in ins.ops or re.search(r"\],\s*#", ins.ops)):
+        m = re.search(r"\[(\w+)", ins.ops)
+        if m and reg(m.group(1)) == r:
+            return True
+    if b.startswith("v"):
+        return False
+    return regs[0] == r
+
+
+IMM_RE = re.compile(r"#(-?(?:0x[0-9a-f]+|\d+))")
+
+
+def imm(text):
+    m = IMM_RE.search(text)
+    return int(m.group(1), 0) if m else None
+
+
+class Program:
+    def __init__(self, path):
+        self.path = path
+        self.elf = Elf(path)
+        self.insns, self.funcs = disassemble(path)
+        self.by_addr = {i.addr: i for i in self.insns}
+        self.preds = {}
+        self.callers = {}
+        self._combining = set()
+        self.symbols = bool(any(not n.startswith(".") for n in self.funcs.values()))
+        self._build_cfg()
+
+    def _build_cfg(self):
+        for i, ins in enumerate(self.insns):
+            nxt = self.insns[i + 1] if i + 1 < len(self.insns) else None
+            if nxt and not ends_flow(ins) and not nxt.data and not (
+                    self.symbols and nxt.addr in self.funcs):
+                self.preds.setdefault(nxt.index, []).append(i)
+            t = target_of(ins)
+            if ins.base == "bx" and first_reg(ins) == "r15":
+                t = ((ins.addr + 4) & ~3) if ins.thumb else ins.addr + 8
+                nx = self.by_addr.get(t)
+                if nx:
+                    self.preds.setdefault(nx.index, []).append(i)
+                continue
+            if t is None:
+                continue
+            # Calls, and branches to another function's entry (tail calls,
+            # interworking veneers): callers, not control flow.
+            if ins.base in ("bl", "blx") or (self.symbols and t in self.funcs
+                                             and self.funcs[t] != ins.func):
+                self.callers.setdefault(t, []).append(i)
+                continue
+            tgt = self.by_addr.get(t)
+            if tgt is not None:
+                self.preds.setdefault(tgt.index, []).append(i)
+
+    # ---- backward value search ----
+    def values(self, i, r, depth=0, seen_wrappers=None):
+        """Possible values of register r on entry to insn i.
+        Returns (set of ints, list of unresolved reasons, set of wrapper entries)."""
+        vals, why, wrappers = set(), [], set()
+        seen_wrappers = seen_wrappers or set()
+        # A work item: value of r on entry to insn i, with the conditions of
+        # the conditional writes to r passed on the way (moveq after movne:
+        # the two together always write, so the search stops there).
+        work, seen, steps = [(i, r, frozenset())], set(), 0
+        while work:
+            i, r, conds = work.pop()
+            if (i, r, conds) in seen:
+                continue
+            seen.add((i, r, conds))
+            steps += 1
+            if steps > MAX_STEPS:
+                why.append("search too long")
+                break
+            preds = self.preds.get(i, [])
+            if not preds:
+                self._at_entry(i, r, depth, seen_wrappers, vals, why, wrappers)
+                continue
+            for j in preds:
+                p = self.insns[j]
+                # A conditional return (popne {..., pc}) that falls through
+                # did not execute: it wrote nothing.
+                if not writes(p, r) or (p.cond is not None and writes(p, "r15")):
+                    work.append((j, r, conds))
+                    continue
+                res = self._value_of(p, r)
+                if isinstance(res, tuple):  # follow another register
+                    work.append((j, res[0], frozenset()))
+                    if res[1] is not None:  # movt / add: combine later
+                        if len(self._combining) >= 8 or (j, res[0]) in self._combining:
+                            work.pop()  # a loop (add r7, r7, #1 ...) or a long chain
+                            why.append("%s computed in a loop or long chain at %#x" % (
+                                r, p.addr))
+                            continue
+                        self._combining.add((j, res[0]))
+                        try:
+                            sub = self.values(j, res[0], depth, seen_wrappers)
+                        finally:
+                            self._combining.discard((j, res[0]))
+                        vals |= {res[1](v) for v in sub[0]}
+                        why += sub[1]
+                        wrappers |= sub[2]
+                        work.pop()
+                elif res is None:
+                    why.append("%s set by '%s %s' at %#x in %s" % (
+                        r, p.mnem, p.ops, p.addr, p.func))
+                else:
+                    vals.add(res)
+                if p.cond is not None and COMPLEMENT.get(p.cond) not in conds:
+                    work.append((j, r, conds | {p.cond}))
+        return vals, why, wrappers
+
+    def _at_entry(self, i, r, depth, seen_wrappers, vals, why, wrappers):
+        ins = self.insns[i]
+        if r not in ("r0", "r1", "r2", "r3"):
+            why.append("%s comes from the caller of %s (%#x)" % (r, ins.func, ins.addr))
+            return
+        calls = self.callers.get(ins.addr, [])
+        if not calls:
+            why.append("%s is an argument of %s (%#x), which has no direct caller" % (
+                r, ins.func, ins.addr))
+            return
+        if (ins.addr, r) in seen_wrappers or depth > 6:
+            return
+        wrappers.add((ins.addr, ins.func, r))
+        for c in calls:
+            sub = self.values(c, r, depth + 1, seen_wrappers | {(ins.addr, r)})
+            vals |= sub[0]
+            why += sub[1]
+            wrappers |= sub[2]
+
+    def _value_of(self, p, r):
+        """The value p writes to r: an int, None (unknown), or a tuple
+        (register to follow, combine function or None)."""
+        b, ops = p.base, p.ops
+        regs = [reg(x) for x in REG_RE.findall(ops.split("@")[0])]
+        k = imm(ops)
+        if b in ("mov", "movs") and len(regs) == 1 and k is not None:
+            return k & 0xFFFFFFFF
+        if b in ("mvn", "mvns") and len(regs) == 1 and k is not None:
+            return ~k & 0xFFFFFFFF
+        if b == "movw" and k is not None:
+            return k & 0xFFFF
+        if b == "movt" and k is not None:
+            return (r, lambda v, k=k: (v & 0xFFFF) | (k << 16))
+        if b in ("mov", "movs", "cpy") and len(regs) == 2 and k is None:
+            return (regs[1], None)
+        if b.startswith("ldr") and b in ("ldr",) and "[pc" in ops.replace("r15", "pc"):
+            m = re.search(r"\(?(?:0x)?([0-9a-f]+)\b", p.comment)
+            if m:
+                w = self.elf.word(int(m.group(1), 16))
+                return w
+            return None
+        ops_fn = {"add": lambda a, c: a + c, "adds": lambda a, c: a + c,
+                  "sub": lambda a, c: a - c, "subs": lambda a, c: a - c,
+                  "orr": lambda a, c: a | c, "orrs": lambda a, c: a | c,
+                  "eor": lambda a, c: a ^ c, "eors": lambda a, c: a ^ c,
+                  "lsl": lambda a, c: a << c, "lsls": lambda a, c: a << c}
+        if b in ops_fn and k is not None and regs and regs[-1] != "r15":
+            src = regs[1] if len(regs) >= 2 else regs[0]
+            fn = ops_fn[b]
+            return (src, lambda v, k=k, fn=fn: fn(v, k) & 0xFFFFFFFF)
+        return None
+
+    # ---- svc sites ----
+    def sites(self):
+        out = []
+        for ins in self.insns:
+            if ins.base not in ("svc", "swi") or ins.data:
+                continue
+            n = imm("#" + ins.ops.split()[0]) if ins.ops else 0
+            site = {"addr": ins.addr, "func": ins.func,
+                    "mode": "thumb" if ins.thumb else "arm"}
+            if n:
+                # OABI numbers are 0x900000 + nr; other immediates in a
+                # binary without mapping symbols are literal words read as code.
+                site["oabi" if 0x900000 <= n <= 0x9FFFFF else "svc_imm"] = n
+                out.append(site)
+                continue
+            vals, why, wrappers = self.values(ins.index, "r7")
+            site["numbers"] = sorted(vals)
+            site["unresolved"] = sorted(set(why))
+            site["wrappers"] = sorted("%s@%#x(%s)" % (f, a, r) for a, f, r in wrappers)
+            out.append(site)
+        return out
+
+    # ---- the ENOSYS check after a splice-family call ----
+    def func_entry(self, ins):
+        if not self.symbols:  # the first instruction nothing falls into
+            k = ins.index
+            while k > 0 and ins.index - k < 4000 and k in self.preds and \
+                    (k - 1) in self.preds[k]:
+                k -= 1
+            return self.insns[k].addr
+        best = None
+        for a in self.funcs:
+            if a <= ins.addr and (best is None or a > best):
+                best = a
+        return best
+
+    def call_sites(self, entry, seen=None):
+        """Direct calls of the function at entry, through veneers/tail calls."""
+        seen = seen or set()
+        out = []
+        for c in self.callers.get(entry, []):
+            ins = self.insns[c]
+            if ins.base == "b":  # veneer or tail call: its callers call us
+                e = self.func_entry(ins)
+                if e is not None and e not in seen:
+                    out += self.call_sites(e, seen | {e})
+            else:
+                out.append(c)
+        return out
+
+    def enosys_after(self, c, depth=0):
+        """Where a cmp/cmn #38 follows the call at insn index c, or None."""
+        start = self.insns[c]
+        work, seen = [c + 1], set()
+        callees = []
+        while work:
+            i = work.pop()
+            if i in seen or i >= len(self.insns) or len(seen) > 400:
+                continue
+            seen.add(i)
+            ins = self.insns[i]
+            if ins.data or ins.func != start.func:
+                continue
+            if ins.base in ("cmp", "cmn") and imm(ins.ops) in (ENOSYS, -ENOSYS):
+                return "%#x in %s" % (ins.addr, ins.func)
+            t = target_of(ins)
+            if ins.base in ("bl", "blx") and t is not None:
+                callees.append(t)
+            if not ends_flow(ins):
+                work.append(i + 1)
+            if t is not None and ins.base not in ("bl", "blx"):
+                tgt = self.by_addr.get(t)
+                if tgt is not None:
+                    work.append(tgt.index)
+        for t in callees[:4]:
+            hit = self.enosys_in(t)
+            if hit:
+                return hit
+        if depth == 0:
+            e = self.func_entry(start)
+            for cc in self.call_sites(e)[:8] if e is not None else []:
+                hit = self.enosys_after(cc, 1)
+                if hit:
+                    return hit
+        return None
+
+    def enosys_in(self, entry):
+        ins = self.by_addr.get(entry)
+        if ins is None:
+            return None
+        for k in range(ins.index, min(ins.index + 300, len(self.insns))):
+            x = self.insns[k]
+            if x.func != ins.func:
+                break
+            if x.base in ("cmp", "cmn") and imm(x.ops) in (ENOSYS, -ENOSYS):
+                return "%#x in %s" % (x.addr, x.func)
+        return None
+
+
+def syscall_names(ktree):
+    tbl = os.path.join(ktree, "arch/arm/tools/syscall.tbl")
+    names = dict(ARM_PRIVATE)
+    try:
+        with open(tbl) as f:
+            for line in f:
+                f_ = line.split()
+                if len(f_) >= 3 and not line.startswith("#") and f_[1] in ("common", "eabi"):
+                    names[int(f_[0])] = f_[2]
+    except OSError as e:
+        die("cannot read %s: %s" % (tbl, e))
+    return names
+
+
+def audit(path, ktree):
+    prog = Program(path)
+    names = syscall_names(ktree)
+    sites = prog.sites()
+    nums = sorted({n for s in sites for n in s.get("numbers", [])})
+    splice_nrs = {n for n, name in names.items() if name in SPLICE_FAMILY}
+    splice = []
+    for s in sites:
+        hit = sorted(set(s.get("numbers", [])) & splice_nrs)
+        if not hit:
+            continue
+        ins = prog.by_addr[s["addr"]]
+        entry = prog.func_entry(ins)
+        calls = prog.call_sites(entry) if entry is not None else []
+        checks = []
+        for c in calls:
+            where = prog.enosys_after(c)
+            checks.append({"call": prog.insns[c].addr, "caller": prog.insns[c].func,
+                           "enosys_check": where})
+        splice.append({"addr": s["addr"], "func": s["func"],
+                       "syscalls": [names[n] for n in hit], "calls": checks})
+    return {
+        "elf": path, "symbols": prog.symbols,
+        "svc_sites": len(sites),
+        "sites": sites,
+        "resolved_sites": sum(1 for s in sites if s.get("numbers") and not s.get("unresolved")),
+        "syscalls": [{"nr": n, "name": names.get(n, "unknown_%d" % n)} for n in nums],
+        "unresolved": [s for s in sites if s.get("unresolved")],
+        "oabi": [s for s in sites if "oabi" in s],
+        "svc_imm": [s for s in sites if "svc_imm" in s],
+        "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
+        "splice_family": splice,
+    }
+
+
+def text_report(r):
+    print("%s: %d svc sites, %d fully resolved, %d syscalls%s" % (
+        r["elf"], r["svc_sites"], r["resolved_sites"], len(r["syscalls"]),
+        "" if r["symbols"] else " (stripped: no symbols, read as ARM code)"))
+    print("  syscalls: " + " ".join(s["name"] for s in r["syscalls"]))
+    if r["wrappers"]:
+        print("  syscall wrappers (number resolved at their call sites): " +
+              ", ".join(r["wrappers"]))
+    for s in r["unresolved"]:
+        print("  UNRESOLVED svc at %#x in %s: %s" % (s["addr"], s["func"],
+                                                    "; ".join(s["unresolved"][:3])))
+    for s in r["oabi"]:
+        print("  OABI svc #%#x at %#x in %s" % (s["oabi"], s["addr"], s["func"]))
+    if r["svc_imm"]:
+        print("  %d svc #imm outside the OABI range (literal words read as code "
+              "in a binary without mapping symbols): %s" % (
+                  len(r["svc_imm"]), " ".join("%#x" % s["addr"] for s in r["svc_imm"])))
+    for s in r["splice_family"]:
+        for c in s["calls"] or [{"call": None}]:
+            if c["call"] is None:
+                print("  splice family: %s at %#x: no direct caller found" % (
+                    "/".join(s["syscalls"]), s["addr"]))
+                continue
+            print("  splice family: %s via %s, called at %#x in %s: %s" % (
+                "/".join(s["syscalls"]), s["func"], c["call"], c["caller"],
+                "ENOSYS checked at " + c["enosys_check"] if c["enosys_check"]
+                else "NO ENOSYS check found"))
+
+
+def main(argv):
+    args = argv[1:]
+    ktree = os.path.join(TOP, "build/linux-6.1")
+    mode = "text"
+    files = []
+    while args:
+        a = args.pop(0)
+        if a == "--ktree" and args:
+            ktree = args.pop(0)
+        elif a in ("--json", "--names"):
+            mode = a[2:]
+        elif a.startswith("-"):
+            die("unknown option %s (usage: audit-syscalls.py [--ktree DIR] "
+                "[--json|--names] ELF...)" % a)
+        else:
+            files.append(a)
+    if not files:
+        die("usage: audit-syscalls.py [--ktree DIR] [--json|--names] ELF...")
+    reports = [audit(f, ktree) for f in files]
+    if mode == "json":
+        json.dump(reports if len(reports) > 1 else reports[0], sys.stdout, indent=1)
+        print()
+    elif mode == "names":
+        for n in sorted({s["name"] for r in reports for s in r["syscalls"]}):
+            print(n)
+    else:
+        for r in reports:
+            text_report(r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
