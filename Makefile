@@ -6,13 +6,16 @@
 #   make run-arm      boot the board in QEMU (VARIANT=tiny|base RAM= PORT= DEBUG_SHELL=1)
 #   make measure-ram  what compiling out splice saves: sizes and RAM, side by side
 #   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
+#   make audit        the syscalls init can make, and the Kconfig options it never needs
 #
-# Variants, both from kernel/configs/vexpress_tiny_defconfig:
+# Variants, all from kernel/configs/vexpress_tiny_defconfig:
 #   tiny  the board as shipped (splice family compiled out once the series is in)
 #   base  the same with CONFIG_SYSCALL_SPLICE=y
+#   audit with AUDIT=1: tiny plus the =n fragment `make audit` wrote for init
 TOP := $(CURDIR)
-VARIANTS := tiny base
+VARIANTS := tiny base $(if $(filter 1,$(AUDIT)),audit)
 VARIANT ?= tiny
+AUDIT_FRAGMENT := build/audit/audit.fragment
 
 KSRC := build/linux-6.1
 PATCHED := $(KSRC)/.patched
@@ -27,7 +30,7 @@ TESTFILES := build/rootfs/srv/test.bin
 BUSYBOX := build/busybox/bin/busybox
 MANIFESTS := $(foreach v,$(VARIANTS),images/$(v)/MANIFEST)
 
-.PHONY: all board deps extract patch configure build images run-arm measure-ram test \
+.PHONY: all board deps extract patch configure build images run-arm measure-ram test audit \
 	defconfig-update clean distclean help
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -50,6 +53,7 @@ configure: $(foreach v,$(VARIANTS),build/kernel-$(v)/.config)
 build/kernel-%/.config: $(DEFCONFIG) $(PATCHED)
 	@echo "kernel $*: configure"
 	@scripts/configure-kernel.sh $*
+build/kernel-audit/.config: $(AUDIT_FRAGMENT)
 
 # --- build: zImage per variant (the kernel's make is entered only when
 # the tree or the config changed) ---------------------------------------------
@@ -93,13 +97,19 @@ $(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/debug-inittab 
 	@echo "  initramfs  $@ (debug: BusyBox shell)"
 	@scripts/mk-initramfs.sh $< build/initramfs/initramfs-debug
 
+# --- audit: static syscall audit of init -> Kconfig fragment -----------------
+audit: $(AUDIT_FRAGMENT)
+	@cat build/audit/report.txt
+$(AUDIT_FRAGMENT): $(INIT) $(PATCHED) build/kernel-tiny/.config $(wildcard scripts/audit*)
+	@scripts/audit.sh
+
 # --- boot ----------------------------------------------------------------------
 run-arm: images/$(VARIANT)/MANIFEST
 	@scripts/run-arm.sh
 
 # --- measure: splice built in against compiled out, side by side ----------------
 measure-ram: board
-	@scripts/measure-ram.sh
+	@AUDIT=$(AUDIT) scripts/measure-ram.sh
 
 # --- test ----------------------------------------------------------------------
 test: board app-test-host probe-initramfs

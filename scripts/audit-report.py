@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""audit-report.py: turn a static syscall audit into kernel configuration advice.
+
+Usage:
+  audit-report.py [--ktree DIR] KMAP.json SYSCALLS.json FRAGMENT [MEASURE.json]
+
+KMAP.json      scripts/audit-kmap.py KTREE --config .config (the syscall table,
+               which syscalls a Kconfig option gates, and which are on)
+SYSCALLS.json  scripts/audit-syscalls.py --json ELF... (one report or a list)
+FRAGMENT       written: a Kconfig fragment with `# CONFIG_X is not set` for
+               every candidate option (see below)
+MEASURE.json   optional, images/measure-ram.json: the measured bytes of
+               CONFIG_SYSCALL_SPLICE (bloat-o-meter, base -> tiny)
+
+Prints the report on stdout:
+  - per program: svc sites, how many were resolved, every unresolved site,
+    OABI sites;
+  - the syscalls the programs may call, the optional ones marked with their
+    option;
+  - the optional families they call, and whether the configuration has them
+    (a family that is off answers ENOSYS: for the splice family, whether each
+    call is followed by an ENOSYS check);
+  - the optional families they never call: with the option on and
+    user-visible, a candidate for =n (with the bytes it saves where measured).
+    A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
+    help, read from the tree given with --ktree) speaks of syscalls or system
+    calls: an option such as PRINTK or MIGRATION also gates a syscall the
+    program never makes, but does much more, so it is listed for a human to
+    decide and left out of the fragment.
+Exit status 0; 2 on bad input.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print("audit-report: cannot read %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(2)
+
+
+def measured_savings(path):
+    """Option -> bytes removed, from measure-ram's JSON when there is one."""
+    if not path:
+        return {}
+    try:
+        with open(path) as f:
+            m = json.load(f)
+        delta = m["bloat_o_meter"]["delta"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return {"SYSCALL_SPLICE": -delta} if isinstance(delta, int) and delta < 0 else {}
+
+
+def about_syscalls(ktree, opt):
+    """True when the option's Kconfig entry mentions syscalls."""
+    if not ktree:
+        return False
+    try:
+        files = subprocess.run(["grep", "-rlxE", "--include=Kconfig*",
+                                "(menu)?config %s" % opt, ktree],
+                               capture_output=True, text=True).stdout.split()
+    except OSError:
+        return False
+    for path in files:
+        block, inside = [], False
+        with open(path) as f:
+            for line in f:
+                if re.match(r"^(menu)?config %s\s*$" % opt, line):
+                    inside = True
+                    continue
+                if inside and re.match(r"^(menu)?config |^endmenu|^menu |^if |^endif|"
+                                       r"^choice|^source", line):
+                    break
+                if inside:
+                    block.append(line)
+        if re.search(r"syscall|system call", "".join(block), re.I):
+            return True
+    return False
+
+
+def program_lines(r):
+    out = ["%s: %d svc sites, %d resolved%s" % (
+        r["elf"], r["svc_sites"], r["resolved_sites"],
+        "" if r["symbols"] else " (stripped)")]
+    for s in r["unresolved"]:
+        out.append("  unresolved svc at %#x in %s: %s" % (
+            s["addr"], s["func"], "; ".join(s["unresolved"][:3])))
+    for s in r["oabi"]:
+        out.append("  OABI svc #%#x at %#x in %s" % (s["oabi"], s["addr"], s["func"]))
+    if r.get("svc_imm"):
+        out.append("  %d svc #imm outside the OABI range (data read as code)" % len(r["svc_imm"]))
+    return out
+
+
+def splice_lines(reports):
+    out = []
+    for r in reports:
+        for s in r["splice_family"]:
+            calls = s["calls"] or [{"call": None, "caller": "?", "enosys_check": None}]
+            for c in calls:
+                where = ("ENOSYS checked at " + c["enosys_check"]) if c["enosys_check"] \
+                    else "no ENOSYS check found after it"
+                at = ("called at %#x in %s" % (c["call"], c["caller"])) if c["call"] \
+                    else "no direct caller found"
+                out.append("  %s (svc %#x in %s), %s: %s" % (
+                    "/".join(s["syscalls"]), s["addr"], s["func"], at, where))
+    return out
+
+
+def main(argv):
+    ktree = None
+    if len(argv) > 2 and argv[1] == "--ktree":
+        ktree = argv[2]
+        argv = argv[:1] + argv[3:]
+        if not os.path.isdir(ktree):
+            print("audit-report: no kernel tree %s" % ktree, file=sys.stderr)
+            return 2
+    if len(argv) not in (4, 5):
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    kmap = load(argv[1])
+    progs = load(argv[2])
+    progs = progs if isinstance(progs, list) else [progs]
+    frag_path = argv[3]
+    saved = measured_savings(argv[4] if len(argv) == 5 else None)
+    sysc = kmap["syscalls"]
+    fams = kmap["families"]
+
+    used = sorted({s["name"] for r in progs for s in r["syscalls"]})
+    unresolved = sum(len(r["unresolved"]) for r in progs)
+    by_opt = {}
+    for n in used:
+        opt = sysc.get(n, {}).get("option")
+        if opt:
+            by_opt.setdefault(opt, []).append(n)
+
+    print("# syscall audit")
+    for r in progs:
+        print("\n".join(program_lines(r)))
+    print("\nsyscalls the program%s may call (%d):" % ("s" if len(progs) > 1 else "", len(used)))
+    print("  " + " ".join(n + ("[%s]" % sysc[n]["option"] if sysc.get(n, {}).get("option") else "")
+                          for n in used))
+
+    print("\noptional families called (%d):" % len(by_opt))
+    for opt in sorted(by_opt):
+        en = fams.get(opt, {}).get("enabled")
+        state = {True: "on", False: "OFF: these calls get ENOSYS", None: "?"}[en]
+        print("  CONFIG_%s (%s): %s" % (opt, state, " ".join(by_opt[opt])))
+    sl = splice_lines(progs)
+    if sl:
+        print("splice family calls:")
+        print("\n".join(sl))
+
+    cands, by_hand, others = [], [], []
+    for opt in sorted(fams):
+        if opt in by_opt:
+            continue
+        f = fams[opt]
+        if not (f.get("enabled") and f.get("user_visible")):
+            others.append(opt)
+        elif about_syscalls(ktree, opt):
+            cands.append(opt)
+        else:
+            by_hand.append(opt)
+    print("\noptional families never called (%d):" % (len(cands) + len(by_hand) + len(others)))
+    for opt in cands:
+        b = saved.get(opt)
+        print("  CONFIG_%s=n candidate (on now)%s: %s" % (
+            opt, ", saves %d bytes (measured)" % b if b else "",
+            " ".join(fams[opt]["syscalls"])))
+    for opt in by_hand:
+        print("  CONFIG_%s (on now) gates %s, never called, but its Kconfig entry is not "
+              "about syscalls: it does more; decide by hand (not in the fragment)" % (
+                  opt, " ".join(fams[opt]["syscalls"])))
+    off = [o for o in others if fams[o].get("enabled") is False]
+    fixed = [o for o in others if fams[o].get("enabled") and not fams[o].get("user_visible")]
+    if off:
+        print("  already off: " + " ".join("CONFIG_" + o for o in off))
+    if fixed:
+        print("  on, but not user-visible (set by other options): " +
+              " ".join("CONFIG_" + o for o in fixed))
+    if unresolved:
+        print("\nWARNING: %d svc site(s) unresolved (listed above): the candidates assume "
+              "they call none of these families." % unresolved)
+
+    with open(frag_path, "w") as f:
+        f.write("# Written by `make audit` (scripts/audit-report.py): optional syscall\n"
+                "# families the audited programs never call, on in the tiny defconfig.\n")
+        for r in progs:
+            f.write("# audited: %s\n" % r["elf"])
+        for opt in cands:
+            f.write("# CONFIG_%s is not set\n" % opt)
+    print("\nfragment: %d option%s set to n" % (len(cands), "" if len(cands) == 1 else "s"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# audit.sh: the static syscall audit of the board's programs, and the Kconfig
+# fragment of what they never need.
+#   1. kmap     scripts/audit-kmap.py: syscall table -> Kconfig options, from
+#               the patched tree and the tiny board's .config
+#   2. static   scripts/audit-syscalls.py: every svc site of each program
+#   3. report   scripts/audit-report.py: report + fragment
+# AUDIT_ELFS (default: the init program, unstripped, same code as the one in
+# the initramfs) chooses the programs. Output in build/audit/: report.txt,
+# kmap.json, syscalls.json, and audit.fragment, which is replaced only when
+# its content changes (so the audit kernel is not reconfigured for nothing).
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" # paths in the report and the fragment stay relative
+out=build/audit
+ktree=build/linux-6.1
+config=build/kernel-tiny/.config
+elfs=${AUDIT_ELFS:-build/app/arm/init.unstripped}
+mkdir -p "$out"
+for f in $elfs "$config" "$ktree/arch/arm/tools/syscall.tbl"; do
+	[ -f "$f" ] || die "audit: missing $f (run 'make board' first)"
+done
+
+echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs"
+phase kmap audit-kmap sh -c '"$1" "$2" --config "$3" >"$4"' _ \
+	"$TOP/scripts/audit-kmap.py" "$ktree" "$config" "$out/kmap.json"
+# shellcheck disable=SC2086 # one word per program
+phase static audit-static sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
+	"$TOP/scripts/audit-syscalls.py" --ktree "$ktree" --json $elfs
+phase report audit-report "$TOP/scripts/audit-report.py" --ktree "$ktree" "$out/kmap.json" \
+	"$out/syscalls.json" "$out/audit.fragment.new" images/measure-ram.json
+cp "$LOGS/audit-report.log" "$out/report.txt"
+if cmp -s "$out/audit.fragment.new" "$out/audit.fragment"; then
+	rm -f "$out/audit.fragment.new"
+else
+	mv "$out/audit.fragment.new" "$out/audit.fragment"
+fi
+echo "audit: report in $out/report.txt, fragment $out/audit.fragment"
