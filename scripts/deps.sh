@@ -7,7 +7,7 @@ set -eu
 
 pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 qemu-system-arm u-boot-tools
 	device-tree-compiler bison flex bc cpio curl make gcc libc6-dev patch
-	xz-utils ccache wget musl-dev:armel)
+	xz-utils ccache wget musl-dev:armel qemu-user)
 pkgs+=(${EXTRA_PKGS:-})
 
 missing=()

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# audit-trace.sh PROGRAM OUTDIR: the dynamic half of the syscall audit.
+# Runs an ARM program under qemu-user's strace and writes
+#   OUTDIR/PROGRAM.names   sorted unique syscall names seen, one per line,
+#                          spelled as in the kernel's arch/arm/tools/syscall.tbl
+#   OUTDIR/PROGRAM.strace  the raw qemu strace ("# ..." lines separate runs)
+# PROGRAM is
+#   init     build/app/arm/init (make app-arm) serving build/rootfs/srv
+#            (make board) on 127.0.0.1, twice: sendfile, then srv_sendfile=off;
+#            also OUTDIR/init-sendfile.names, init-readwrite.names and .log
+#   busybox  build/busybox/bin/busybox (scripts/fetch-busybox.sh), a fixed
+#            list of applets (APPLETS below), each its own qemu-arm run
+# A syscall token that cannot be mapped to a table name is an error (exit 1).
+# Every step is bounded by a timeout; on failure the tail of the log is shown.
+set -eu
+# shellcheck source=tests/lib.sh source-path=SCRIPTDIR/..
+. "$(dirname "$0")/../tests/lib.sh" # TOP, free_port
+
+die() {
+	echo "audit-trace: $*" >&2
+	exit 1
+}
+
+[ $# -eq 2 ] || die "usage: $0 init|busybox OUTDIR"
+prog=$1
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+tbl=$TOP/build/linux-6.1/arch/arm/tools/syscall.tbl
+qemu=$(command -v qemu-arm) || die "qemu-arm not found (Debian package qemu-user)"
+[ -r "$tbl" ] || die "$tbl missing (make extract)"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-trace.XXXXXX")
+srv_pid=
+cleanup() {
+	[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# fail LOG MESSAGE: show the tail of LOG, then die.
+fail() {
+	echo "audit-trace: last lines of $1:" >&2
+	tail -n 20 "$1" | sed 's/^/  | /' >&2
+	die "$2"
+}
+
+# names FILE...: the syscall names in qemu strace logs, sorted, unique.
+# qemu prints "PID name(args) = ret" (a line may carry a second call of
+# another process after a ')', when two processes share one log) and
+# "PID Unknown syscall NR" for calls it has no name for: those are looked up
+# by number. qemu takes its names from the same table; an entry of ALIAS
+# would map a qemu spelling that differs (none seen with qemu 7.2).
+names() {
+	awk -v tbl="$tbl" '
+	function bad(what) {
+		printf "audit-trace: cannot map syscall token \"%s\" (%s line %d)\n",
+			what, FILENAME, FNR > "/dev/stderr"
+		err = 1
+		exit 1
+	}
+	BEGIN {
+		while ((getline l < tbl) > 0) {
+			if (l ~ /^#/ || split(l, f, /[ \t]+/) < 3) continue
+			if (f[2] != "common" && f[2] != "eabi") continue
+			byname[f[3]] = 1
+			bynr[f[1]] = f[3]
+		}
+		if (!length(byname)) { print "audit-trace: no entries in " tbl > "/dev/stderr"; err = 1; exit 1 }
+		# ALIAS["qemu spelling"] = "table name"
+	}
+	/^#/ { next }
+	# A line opened by a pid must open with a call, an unknown call or a
+	# signal note: anything else is a format this parser does not know.
+	/^[0-9]+ / && $0 !~ /^[0-9]+ ([A-Za-z_][A-Za-z0-9_]*\(|Unknown syscall [0-9]+|---)/ {
+		bad($2)
+	}
+	{
+		s = ")" $0
+		while (match(s, /\)[0-9]+ ([A-Za-z_][A-Za-z0-9_]*\(|Unknown syscall [0-9]+)/)) {
+			tok = substr(s, RSTART + 1, RLENGTH - 1)
+			s = substr(s, RSTART + RLENGTH)
+			sub(/^[0-9]+ /, "", tok)
+			if (tok ~ /^Unknown syscall /) {
+				nr = tok
+				sub(/.* /, "", nr)
+				if (!(nr in bynr)) bad(tok)
+				name = bynr[nr]
+			} else {
+				sub(/\($/, "", tok)
+				name = (tok in ALIAS) ? ALIAS[tok] : tok
+				if (!(name in byname)) bad(tok)
+			}
+			seen[name] = 1
+		}
+	}
+	END {
+		if (err) exit 1
+		for (n in seen) print n
+	}' "$@" >"$tmp/names.raw" # not in a pipe: set -e sees awk fail
+	LC_ALL=C sort -u "$tmp/names.raw"
+}
+
+# ---------------------------------------------------------------- init
+# One server run: MODE (sendfile|readwrite), env words for the server.
+init_run() {
+	local mode=$1 port log trace
+	shift
+	log=$out/init-$mode.log
+	trace=$tmp/init-$mode.strace
+	local root=$TOP/build/rootfs/srv sums=$TOP/build/rootfs/SHA256SUMS
+	port=$(free_port) || die "no free port"
+	local url=http://127.0.0.1:$port c=(curl -s --max-time 20)
+	rm -f "$tmp/console"
+	mkfifo "$tmp/console"
+	exec 7<>"$tmp/console" # read-write: neither side blocks on open
+	env "$@" timeout 120 "$qemu" -strace -D "$trace" "$TOP/build/app/arm/init" \
+		-a 127.0.0.1 -p "$port" -r "$root" <"$tmp/console" >"$log" 2>&1 &
+	srv_pid=$!
+	local i
+	for i in $(seq 200); do
+		grep -q '^fileserver: ready' "$log" && break
+		kill -0 "$srv_pid" 2>/dev/null || fail "$log" "init ($mode) ended before ready"
+		[ "$i" = 200 ] && fail "$log" "init ($mode) not ready after 20 s"
+		sleep 0.1
+	done
+
+	local want got
+	want=$(awk '$2 == "test.bin" { print $1 }' "$sums")
+	got=$("${c[@]}" -f "$url/test.bin" | sha256sum | cut -d' ' -f1)
+	[ -n "$want" ] || fail "$log" "no test.bin in SHA256SUMS"
+	[ "$got" = "$want" ] || fail "$log" "init ($mode): GET test.bin: sha256 $got, want $want"
+	want=$(awk '$2 == "hello.txt" { print $1 }' "$sums")
+	got=$("${c[@]}" -f "$url/hello.txt" | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$log" "init ($mode): GET hello.txt: wrong sha256"
+	"${c[@]}" -f -I "$url/hello.txt" | tr -d '\r' | grep -q '^Content-Length: ' ||
+		fail "$log" "init ($mode): HEAD hello.txt"
+	got=$("${c[@]}" -f -r 1000-99999 "$url/test.bin" | wc -c)
+	[ "$got" = 99000 ] || fail "$log" "init ($mode): range 1000-99999 gave $got bytes"
+	got=$("${c[@]}" -o /dev/null -w '%{http_code}' "$url/no-such-file")
+	[ "$got" = 404 ] || fail "$log" "init ($mode): missing file gave $got, want 404"
+	"${c[@]}" -f "$url/" | grep -q 'href="/hello.txt"' || fail "$log" "init ($mode): GET / index"
+	got=$("${c[@]}" -o /dev/null -o /dev/null -w '%{num_connects}' "$url/hello.txt" "$url/test.bin" | tr -d '\n')
+	[ "$got" = 10 ] || fail "$log" "init ($mode): keep-alive: connects $got, want 10"
+
+	printf 'stats\npoweroff\n' >&7
+	for i in $(seq 200); do
+		kill -0 "$srv_pid" 2>/dev/null || break
+		[ "$i" = 200 ] && fail "$log" "init ($mode) still running 20 s after poweroff"
+		sleep 0.1
+	done
+	local rc=0
+	wait "$srv_pid" || rc=$?
+	srv_pid=
+	exec 7>&-
+	[ "$rc" = 0 ] || fail "$log" "init ($mode): exit status $rc, want 0"
+	grep -q '^fileserver: stats: ' "$log" || fail "$log" "init ($mode): no stats line"
+	local via=sendfile
+	[ "$mode" = readwrite ] && via=read/write
+	grep -q "GET /test.bin 200 [0-9]* $via\$" "$log" ||
+		fail "$log" "init ($mode): test.bin not served via $via"
+	names "$trace" >"$out/init-$mode.names"
+	{
+		echo "# init run: $mode ($*)"
+		cat "$trace"
+	} >>"$out/init.strace"
+}
+
+trace_init() {
+	local bin=$TOP/build/app/arm/init
+	[ -x "$bin" ] || die "$bin missing (make app-arm)"
+	if [ ! -r "$TOP/build/rootfs/srv/test.bin" ] || [ ! -r "$TOP/build/rootfs/SHA256SUMS" ]; then
+		die "build/rootfs/srv missing (make board)"
+	fi
+	: >"$out/init.strace"
+	init_run sendfile srv_sendfile=on
+	init_run readwrite srv_sendfile=off
+	LC_ALL=C sort -u "$out/init-sendfile.names" "$out/init-readwrite.names" >"$out/init.names"
+}
+
+# ---------------------------------------------------------------- busybox
+# One qemu-arm run per line: "APPLET ARGS" with shell quoting, in order, in
+# one scratch folder that starts with in.txt (five lines) and an empty x/.
+APPLETS=(
+	'echo hello world'
+	'mkdir -p a/b/c'
+	'cp in.txt a/b/c/copy.txt'
+	'ls -l a/b/c'
+	'cat in.txt a/b/c/copy.txt'
+	'sha256sum in.txt'
+	'wc in.txt'
+	'sort in.txt'
+	'grep -n two in.txt'
+	'sed -e s/one/ONE/ in.txt'
+	'head -n 2 in.txt'
+	'tail -n 2 in.txt'
+	'date'
+	'uname -a'
+	'sleep 0'
+	'find . -name "*.txt"'
+	'tar cf t.tar a in.txt'
+	'tar xf t.tar -C x'
+	'gzip in.txt'
+	'gunzip in.txt.gz'
+	'touch t'
+	'mv t u'
+	'ln -s u v'
+	'id'
+	'rm -r a u v'
+	"sh -c 'x=1; echo \$x | cat'"
+)
+
+# The guest's own exec of an applet (ash runs /proc/self/exe, then the PATH)
+# cannot run an ARM file unless binfmt_misc sends it to qemu. The guest's
+# PATH is therefore a folder of host scripts named after the applets that
+# run BusyBox under qemu-arm again. QEMU_STRACE=1 (not -strace) is in the
+# environment, so that qemu-arm traces too, into its own log (%d = pid).
+trace_busybox() {
+	local bb=$TOP/build/busybox/bin/busybox wrap=$tmp/bin work=$tmp/work
+	[ -x "$bb" ] || die "$bb missing (scripts/fetch-busybox.sh)"
+	mkdir -p "$wrap" "$tmp/logs"
+	# shellcheck disable=SC2016 # $0 and $@ are for the wrapper
+	printf '#!/bin/sh\nexec %s %s "${0##*/}" "$@"\n' "$qemu" "$bb" >"$wrap/busybox"
+	chmod +x "$wrap/busybox"
+	local a
+	for a in $(timeout 30 "$qemu" "$bb" --list); do
+		[ "$a" = busybox ] || ln -s busybox "$wrap/$a"
+	done
+	[ -e "$wrap/sh" ] || die "busybox --list gave no applets"
+	: >"$out/busybox.strace"
+	mkdir -p "$work/x"
+	printf 'one\ntwo\nthree\nfour\nfive\n' >"$work/in.txt"
+	local i=0 line cmd
+	for line in "${APPLETS[@]}"; do
+		i=$((i + 1))
+		eval "cmd=($line)"
+		local n
+		n=$(printf '%02d' "$i")
+		local rc=0
+		(cd "$work" && timeout 60 env PATH="$wrap" QEMU_STRACE=1 \
+			QEMU_LOG_FILENAME="$tmp/logs/$n.%d" "$qemu" "$bb" "${cmd[@]}") >"$tmp/logs/$n.out" 2>&1 || rc=$?
+		[ "$rc" = 0 ] || fail "$tmp/logs/$n.out" "busybox $line: exit status $rc"
+		local f
+		for f in "$tmp/logs/$n".[0-9]*; do
+			[ -e "$f" ] || fail "$tmp/logs/$n.out" "busybox $line: no strace log"
+			echo "# busybox $line [pid ${f##*.}]"
+			cat "$f"
+		done >>"$out/busybox.strace"
+	done
+	names "$out/busybox.strace" >"$out/busybox.names"
+}
+
+case $prog in
+init) trace_init ;;
+busybox) trace_busybox ;;
+*) die "PROGRAM must be init or busybox, not '$prog'" ;;
+esac
+[ -s "$out/$prog.names" ] || die "no syscalls recorded for $prog"
+echo "audit-trace: $prog: $(wc -l <"$out/$prog.names") syscalls in $out/$prog.names"
