@@ -11,6 +11,9 @@
 #              program's RAM banner, test.bin fetched MEASURE_SERVES times
 #   5. min-ram the smallest -m that boots and serves, by bisection
 #   6. report  table on the terminal, MEASURE_OUT.md/.json/.svg
+#   7. audit   with AUDIT=1 (`make measure-ram AUDIT=1`): what the fragment
+#              of `make audit` saves on top of tiny (scripts/measure-audit.sh),
+#              added to the report as its own section and JSON "audit" key
 #
 # Settings (environment):
 #   MEASURE_RAM=32          MiB for the boot figures
@@ -107,6 +110,12 @@ kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 } >"$data"
 
 "$here/measure-render.sh" "$data" "$out" | tee "$LOGS/$lg/report.log"
+if [ "${AUDIT:-}" = 1 ]; then
+	phase audit "$lg/audit" sh -c '"$1" "$2" "$3" "$4" "$5" >"$4/audit.env"' _ \
+		"$here/measure-audit.sh" "$ram" "$serves" "$work" "$lg"
+	"$here/measure-audit-render.py" "$work/audit.env" "$out" | tee -a "$LOGS/$lg/report.log" ||
+		echo "the audit board did not serve at -m ${ram}M" >>"$work/failures"
+fi
 echo "measure-ram: ${out#"$TOP"/}.md, .json, .svg"
 if [ -f "$work/failures" ]; then
 	die "some boots did not serve (see the warnings above and build/logs/$lg/boot.log)"

@@ -6,13 +6,17 @@
 # comes out, the JSON parses and holds every key, both boards have boot
 # figures from two boots each and a smallest -m, and the report says plainly
 # whether the series is applied (a saving when it is, 0 and a warning when not).
+# With AUDIT=1 the audit board's section is there too.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/e2e/measure-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-e2e.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/measure-ram
 
-MEASURE_OUT=$out MEASURE_WORK=$tmp/work MEASURE_LOGS=measure-test \
+# AUDIT=1: the audit board too (built here if tests/e2e/audit-board.sh
+# has not built it yet).
+make -C "$TOP" -s board AUDIT=1 >"$tmp/make-audit.log" 2>&1 || cat "$tmp/make-audit.log"
+AUDIT=1 MEASURE_OUT=$out MEASURE_WORK=$tmp/work MEASURE_LOGS=measure-test \
 	MEASURE_SERVES=1 MEASURE_MIN_LO=6 MEASURE_MIN_HI=8 MEASURE_MIN_FINE=0 \
 	"$TOP/scripts/measure-ram.sh" >"$tmp/term" 2>&1
 rc=$?
@@ -53,4 +57,9 @@ else
 		[ "$(pyq "all(d['figures'][k]['saving'] == 0 for k in ('vmlinux_text', 'image', 'zimage'))")" = True ]
 	check "measure-ram, series not applied: bloat-o-meter delta 0" [ "$(pyq "d['bloat_o_meter']['delta']")" = 0 ]
 fi
+check "measure-ram, AUDIT=1: reports the audit fragment's options and bloat-o-meter saving" \
+	[ "$(pyq "len(d['audit']['options']) > 0 and d['audit']['bloat_delta'] < 0")" = True ]
+check "measure-ram, AUDIT=1: the audit board served at the same -m" [ "$(pyq "d['audit']['served']")" = True ]
+check "measure-ram, AUDIT=1: the Markdown report has the audit section" \
+	grep -q '^## The audit fragment on top of tiny' "$out.md"
 check "measure-ram: images/measure-ram.* left alone by the test" bash -c "! grep -q 'images/measure-ram' '$tmp/term'"
