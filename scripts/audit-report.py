@@ -55,7 +55,13 @@ def measured_savings(path):
         delta = m["bloat_o_meter"]["delta"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
-    return {"SYSCALL_SPLICE": -delta} if isinstance(delta, int) and delta < 0 else {}
+    out = {"SYSCALL_SPLICE": -delta} if isinstance(delta, int) and delta < 0 else {}
+    # measure-ram AUDIT=1 measured the last fragment: a figure per option
+    # only when it held one option.
+    a = m.get("audit") or {}
+    if len(a.get("options") or []) == 1 and isinstance(a.get("bloat_delta"), int):
+        out[a["options"][0]] = -a["bloat_delta"]
+    return out
 
 
 def about_syscalls(ktree, opt):
@@ -110,7 +116,8 @@ def splice_lines(reports):
                 at = ("called at %#x in %s" % (c["call"], c["caller"])) if c["call"] \
                     else "no direct caller found"
                 out.append("  %s (svc %#x in %s), %s: %s" % (
-                    "/".join(s["syscalls"]), s["addr"], s["func"], at, where))
+                    "/".join(c.get("syscalls") or s["syscalls"]), s["addr"], s["func"],
+                    at, where))
     return out
 
 

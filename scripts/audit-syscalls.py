@@ -277,6 +277,34 @@ def imm(text):
     return int(m.group(1), 0) if m else None
 
 
+def stack_step(p, k):
+    """Going back over p, where is the stack slot at sp+k (sp after p)?
+    A register name (p stored it: follow that register on entry to p),
+    'sp+K' (the slot relative to sp before p), or None (lost track)."""
+    b, ops = p.base, p.ops
+    if b == "push" or (b in ("stmdb", "stmfd") and ops.startswith("sp!")):
+        regs = reglist(ops)
+        return regs[k // 4] if k < 4 * len(regs) else "sp+%d" % (k - 4 * len(regs))
+    if b == "pop" or (b in ("ldm", "ldmia", "ldmfd") and ops.startswith("sp!")):
+        return "sp+%d" % (k + 4 * len(reglist(ops)))
+    m = re.match(r"(\w+), \[sp(?:, #(-?\d+))?\](!?)$", ops)
+    if b == "str" and m:
+        off = int(m.group(2) or 0)
+        if m.group(3):  # pre-indexed with writeback: sp moves by off
+            return reg(m.group(1)) if k == 0 else "sp+%d" % (k + off)
+        return reg(m.group(1)) if off == k else "sp+%d" % k
+    m = re.match(r"sp, sp, #(\d+)$", ops)
+    if m and b in ("sub", "add"):
+        k2 = k - int(m.group(1)) if b == "sub" else k + int(m.group(1))
+        return "sp+%d" % k2 if k2 >= 0 else None
+    m = re.match(r"(\w+), \[sp\], #(\d+)$", ops)  # ldr rX, [sp], #4 (pop one)
+    if b == "ldr" and m:
+        return "sp+%d" % (k + int(m.group(2)))
+    if writes(p, "r13") or b in ("strd", "stm", "stmia"):
+        return None
+    return "sp+%d" % k
+
+
 class Program:
     def __init__(self, path):
         self.path = path
@@ -339,6 +367,14 @@ class Program:
                 continue
             for j in preds:
                 p = self.insns[j]
+                if r.startswith("sp+"):  # a stack slot, not a register
+                    step = stack_step(p, int(r[3:]))
+                    if step is None:
+                        why.append("stack slot %s lost at '%s %s' (%#x in %s)" % (
+                            r, p.mnem, p.ops, p.addr, p.func))
+                    else:
+                        work.append((j, step, frozenset()))
+                    continue
                 # A conditional return (popne {..., pc}) that falls through
                 # did not execute: it wrote nothing.
                 if not writes(p, r) or (p.cond is not None and writes(p, "r15")):
@@ -406,6 +442,9 @@ class Program:
             return (r, lambda v, k=k: (v & 0xFFFF) | (k << 16))
         if b in ("mov", "movs", "cpy") and len(regs) == 2 and k is None:
             return (regs[1], None)
+        m = re.match(r"\w+, \[sp(?:, #(\d+))?\]$", ops)
+        if b == "ldr" and m:  # a stack slot: followed back to its store
+            return ("sp+%d" % int(m.group(1) or 0), None)
         if b.startswith("ldr") and b in ("ldr",) and "[pc" in ops.replace("r15", "pc"):
             m = re.search(r"\(?(?:0x)?([0-9a-f]+)\b", p.comment)
             if m:
@@ -442,6 +481,7 @@ class Program:
             site["numbers"] = sorted(vals)
             site["unresolved"] = sorted(set(why))
             site["wrappers"] = sorted("%s@%#x(%s)" % (f, a, r) for a, f, r in wrappers)
+            site["wrapper_args"] = sorted([a, r] for a, f, r in wrappers)
             out.append(site)
         return out
 
@@ -471,6 +511,31 @@ class Program:
                     out += self.call_sites(e, seen | {e})
             else:
                 out.append(c)
+        return out
+
+    def numbered_calls(self, site, wanted):
+        """The calls of the function holding the svc site that make one of
+        the wanted numbers: [(insn index, numbers)]. For a wrapper (the
+        number is an argument) the number is resolved at each call, and
+        through wrappers of wrappers."""
+        args = {a: r for a, r in site.get("wrapper_args", [])}
+        entry = self.func_entry(self.by_addr[site["addr"]])
+        out, todo, seen = [], [(entry, None)], set()
+        while todo:
+            e, r = todo.pop()
+            if e is None or (e, r) in seen or len(seen) > 16:
+                continue
+            seen.add((e, r))
+            r = r or args.get(e)
+            for c in self.call_sites(e):
+                if r is None:  # not a wrapper: every call makes the site's numbers
+                    out.append((c, wanted))
+                    continue
+                vals, _, inner = self.values(c, r)
+                if vals & wanted:
+                    out.append((c, vals & wanted))
+                for a, _, r2 in inner:  # the caller passes on its own argument
+                    todo.append((a, r2))
         return out
 
     def enosys_after(self, c, depth=0):
@@ -547,14 +612,11 @@ def audit(path, ktree):
         hit = sorted(set(s.get("numbers", [])) & splice_nrs)
         if not hit:
             continue
-        ins = prog.by_addr[s["addr"]]
-        entry = prog.func_entry(ins)
-        calls = prog.call_sites(entry) if entry is not None else []
         checks = []
-        for c in calls:
-            where = prog.enosys_after(c)
+        for c, nrs in prog.numbered_calls(s, set(hit)):
             checks.append({"call": prog.insns[c].addr, "caller": prog.insns[c].func,
-                           "enosys_check": where})
+                           "syscalls": [names[n] for n in sorted(nrs)],
+                           "enosys_check": prog.enosys_after(c)})
         splice.append({"addr": s["addr"], "func": s["func"],
                        "syscalls": [names[n] for n in hit], "calls": checks})
     return {
@@ -595,7 +657,7 @@ def text_report(r):
                     "/".join(s["syscalls"]), s["addr"]))
                 continue
             print("  splice family: %s via %s, called at %#x in %s: %s" % (
-                "/".join(s["syscalls"]), s["func"], c["call"], c["caller"],
+                "/".join(c["syscalls"]), s["func"], c["call"], c["caller"],
                 "ENOSYS checked at " + c["enosys_check"] if c["enosys_check"]
                 else "NO ENOSYS check found"))
 

@@ -21,9 +21,9 @@ else
 	not_ok "audit: svc-cases.S assembles and is audited"
 fi
 "$audit" "$tmp/svc-cases" || true
-# exit read write close getpid mkdir ioctl fcntl semop statx, ARM set_tls
-want="[1, 3, 4, 6, 20, 39, 54, 55, 298, 397, 0xf0005]"
-check "audit: cases: exactly the numbers set by imm, movw/movt, literal, reg move, add, moveq/movne, wrapper, Thumb" \
+# exit read write close getpid mkdir dup ioctl fcntl semop statx, ARM set_tls
+want="[1, 3, 4, 6, 20, 39, 41, 54, 55, 298, 397, 0xf0005]"
+check "audit: cases: exactly the numbers set by imm, movw/movt, literal, reg move, add, moveq/movne, wrapper, stack slot, Thumb" \
 	pyq "$tmp/cases.json" "sorted(s['nr'] for s in d['syscalls']) == $want"
 check "audit: cases: the wrapper (number in r0) is found and resolved at its two calls" \
 	pyq "$tmp/cases.json" "any(w.startswith('wrapper@') for w in d['wrappers'])"
@@ -47,6 +47,16 @@ check "audit: init: both calls of sendfile (probe, transfer) followed by an ENOS
 	pyq "$tmp/init.json" "len([c for s in d['splice_family'] for c in s['calls']]) == 2 and all(c['enosys_check'] for s in d['splice_family'] for c in s['calls'])"
 check "audit: init: the transfer's ENOSYS check is in xfer_run" \
 	pyq "$tmp/init.json" "any(c['caller'] == 'xfer_run' and 'xfer_run' in c['enosys_check'] for s in d['splice_family'] for c in s['calls'])"
+
+# --- the probe: splice-family calls through musl's variadic syscall() ---
+probe=$TOP/build/probe/arm/probe.unstripped
+"$audit" --json "$probe" >"$tmp/probe.json" || not_ok "audit: probe audited"
+check "audit: probe: syscall() is a wrapper, its number found at each call (stack slot)" \
+	pyq "$tmp/probe.json" "any(w.startswith('syscall@') for w in d['wrappers'])"
+check "audit: probe: splice, vmsplice, tee, sendfile, sendfile64, copy_file_range all found" \
+	pyq "$tmp/probe.json" "{'splice', 'vmsplice', 'tee', 'sendfile', 'sendfile64', 'copy_file_range'} <= {s['name'] for s in d['syscalls']}"
+check "audit: probe: each splice-family call names its own syscall" \
+	pyq "$tmp/probe.json" "all(len(c['syscalls']) <= 2 for s in d['splice_family'] for c in s['calls']) and {n for s in d['splice_family'] for c in s['calls'] for n in c['syscalls']} >= {'splice', 'vmsplice', 'tee', 'sendfile'}"
 
 # --- BusyBox (stripped, glibc, ARM) ---
 bb=$TOP/build/busybox/bin/busybox

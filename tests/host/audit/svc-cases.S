@@ -16,6 +16,8 @@ _start:
 	bl	wrapper
 	mov	r0, #20		@ getpid, through the wrapper
 	bl	wrapper
+	mov	r0, #41		@ dup, through a variadic-style wrapper (stack slot)
+	bl	stacked
 	blx	thumb_fn
 	bl	oabi
 	bl	unknown
@@ -77,6 +79,18 @@ wrapper:			@ like syscall(): the number in r0
 	mov	r0, r1
 	svc	#0
 	pop	{r7, pc}
+
+	.type	stacked, %function
+stacked:			@ like musl's syscall(): r0-r3 spilled, r7 reloaded
+	push	{r0, r1, r2, r3}
+	push	{r7, lr}
+	sub	sp, sp, #8
+	ldr	r7, [sp, #16]
+	svc	#0
+	add	sp, sp, #8
+	pop	{r7, lr}
+	add	sp, sp, #16
+	bx	lr
 
 	.type	oabi, %function
 oabi:
