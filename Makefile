@@ -121,7 +121,7 @@ defconfig-update: $(PATCHED)
 	@scripts/defconfig-update.sh
 
 clean:
-	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs images
+	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs build/audit images
 
 distclean:
 	rm -rf build images
