@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # check-series-warnings.sh OLD-LOG OLD-TREE NEW-LOG NEW-TREE: print the
 # compiler warnings of NEW-LOG that OLD-LOG does not have (more of them, by
-# count), compared with the tree prefix and line:column numbers removed so
+# count), compared with the tree prefix and the line (and column) numbers
+# removed, for compiler and kernel-doc warnings alike, so
 # moved code does not count as new. Exit 1 if there is any.
 set -eu
 [ $# -eq 4 ] || { echo "usage: $0 OLD-LOG OLD-TREE NEW-LOG NEW-TREE" >&2; exit 2; }
 
 norm() { # LOG TREE: one normalized warning per line
 	grep -a ': warning: ' "$1" |
-		sed -e "s#$2/##g" -e 's#^\(\.\./\)*##' -e 's#:[0-9]\+:[0-9]\+: warning:#: warning:#' || true
+		sed -e "s#$2/##g" -e 's#^\(\.\./\)*##' -e 's#:[0-9]\+\(:[0-9]\+\)\{0,1\}: warning:#: warning:#' || true
 }
 
 old=$(mktemp) new=$(mktemp)
