@@ -16,7 +16,9 @@ cat >"$tmp/new.log" <<'LOG'
 /b/kernel/fork.c:171:13: warning: no previous prototype for 'x' [-Wmissing-prototypes]
 /b/kernel/fork.c:1278: warning: Function parameter or member 'mm' not described in 'set_mm_exe_file'
 LOG
-check "series warnings: moved gcc and kernel-doc warnings are not new (exit 0)" cmp_logs
+# A fresh tree builds its host tools: their warnings are not the series'.
+echo "/b/scripts/genksyms/parse.y: warning: 9 shift/reduce conflicts [-Wconflicts-sr]" >>"$tmp/new.log"
+check "series warnings: moved gcc and kernel-doc warnings, host tool warnings: not new (exit 0)" cmp_logs
 printf '%s\n' "/b/fs/splice.c:12:3: warning: unused variable 'y' [-Wunused-variable]" \
 	"/b/kernel/fork.c:1300: warning: Function parameter or member 'mm' not described in 'set_mm_exe_file'" \
 	>>"$tmp/new.log"
