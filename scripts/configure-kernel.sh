@@ -4,8 +4,9 @@
 #   tiny  the board as shipped: the defconfig as it is
 #   base  the same with CONFIG_SYSCALL_SPLICE=y (splice built in)
 #   audit the same with the fragment `make audit` wrote for the init program
-#         (AUDIT_FRAGMENT, default build/audit/audit.fragment) on top; every
-#         line of it must survive olddefconfig
+#         (AUDIT_FRAGMENT, default build/audit/audit.fragment) on top
+# CONFIG_FRAGMENTS (files) are merged on top of that; every line of every
+# fragment must hold after olddefconfig (scripts/config-holds.sh).
 # For tiny it also checks that the committed defconfig is canonical:
 # savedefconfig must give the file back unchanged.
 # DEFCONFIG and KOUT override the input file and the output folder.
@@ -19,18 +20,8 @@ defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 out=${KOUT:-$TOP/build/kernel-$variant}
 mkdir -p "$out"
 
-# fragment_held FILE: every CONFIG_ line of FILE is in the .config as written
-# (Kconfig drops an =n whose option something else selects).
-fragment_held() {
-	local line bad=0
-	while read -r line; do
-		case $line in CONFIG_* | "# CONFIG_"*" is not set") ;; *) continue ;; esac
-		grep -qxF "$line" "$out/.config" || { echo "fragment line did not hold: $line"; bad=1; }
-	done <"$1"
-	return "$bad"
-}
-
 configure() {
+	local frags=${CONFIG_FRAGMENTS:-}
 	cp "$defconfig" "$out/.config"
 	"${KMAKE[@]}" O="$out" olddefconfig
 	case $variant in
@@ -41,15 +32,14 @@ configure() {
 		;;
 	audit)
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }
-		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$audit_fragment"
-		"${KMAKE[@]}" O="$out" olddefconfig
-		fragment_held "$audit_fragment"
+		frags="$audit_fragment $frags"
 		;;
 	*) echo "unknown variant '$variant' (tiny, base or audit)"; return 1 ;;
 	esac
-	for frag in ${CONFIG_FRAGMENTS:-}; do
-		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag"
-		"${KMAKE[@]}" O="$out" olddefconfig
+	for frag in $frags; do
+		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
+			"${KMAKE[@]}" O="$out" olddefconfig &&
+			"$TOP/scripts/config-holds.sh" "$out/.config" "$frag" || return 1
 	done
 }
 phase configure "configure-$variant" configure

@@ -18,23 +18,8 @@ make_defconfig() {
 	"${KMAKE[@]}" O="$work" savedefconfig
 }
 phase defconfig defconfig-update make_defconfig
-# Every line of the fragment must survive olddefconfig: a symbol that
-# something else selects, or whose dependencies are missing, would make the
-# fragment say one thing and the board do another.
-bad=0
-while read -r line; do
-	case $line in
-	CONFIG_*=*) want=$line ;;
-	"# CONFIG_"*" is not set") want=$line ;;
-	*) continue ;;
-	esac
-	sym=$(sed -E 's/^# //; s/[ =].*//' <<<"$line")
-	got=$(grep -E "^($sym=|# $sym is not set)" "$work/.config" || true)
-	if [ "$got" != "$want" ] && ! { [ -z "$got" ] && [ "${want:0:1}" = "#" ]; }; then
-		echo "fragment: '$want' but the configuration has '${got:-nothing}'" >&2
-		bad=1
-	fi
-done <"$frag"
-[ "$bad" -eq 0 ] || die "the fragment asks for values Kconfig does not give (above)"
+# Every line of the fragment must survive olddefconfig.
+"$TOP/scripts/config-holds.sh" "$work/.config" "$frag" ||
+	die "the fragment asks for values Kconfig does not give (above)"
 cp "$work/defconfig" "$out"
 echo "  defconfig  ${out#"$TOP"/}"
