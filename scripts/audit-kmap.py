@@ -9,7 +9,7 @@ Reads the kernel source tree KTREE (no build needed) and prints JSON:
   {"kernel_tree": KTREE,
    "syscalls": {NAME: {"nr", "entry", "optional", "option", "requires",
                        "file", "how", "enabled"}},
-   "families": {OPTION: {"syscalls", "enabled", "user_visible"}},
+   "families": {OPTION: {"syscalls", "enabled", "user_visible", "about_syscalls"}},
    "unmapped_optional": [NAME, ...]}
 
 Sources and heuristics:
@@ -57,7 +57,10 @@ Sources and heuristics:
   families  the mapped optional syscalls grouped by option. "user_visible":
             some `config OPTION` block in a Kconfig* file has a prompt
             (`bool "..."`, `tristate "..."`, ... or `prompt`), even one under
-            `if EXPERT`: approximate, found with one grep.
+            `if EXPERT`: approximate, found with one grep. "about_syscalls":
+            that block (prompt and help) speaks of syscalls or system calls,
+            which tells an option that only gates syscalls (EPOLL,
+            CROSS_MEMORY_ATTACH) from one that does much more (PRINTK).
 
 Exit status: 0, or 2 on a usage error or a missing input file.
 """
@@ -387,39 +390,48 @@ def families(ktree, syscalls, yes):
     for name, rec in syscalls.items():
         if rec["option"]:
             groups.setdefault(rec["option"], []).append(name)
-    visible = kconfig_prompts(ktree, set(groups))
+    entries = kconfig_entries(ktree, set(groups))
     return {opt: {"syscalls": sorted(names),
                   "enabled": None if yes is None else opt in yes,
-                  "user_visible": visible[opt]}
+                  "user_visible": entries[opt]["user_visible"],
+                  "about_syscalls": entries[opt]["about_syscalls"]}
             for opt, names in sorted(groups.items())}
 
 
-def kconfig_prompts(ktree, options):
-    """{option: whether some Kconfig `config` block of it has a prompt};
-    one grep finds the `config` lines, then those files are read."""
-    visible = dict.fromkeys(options, False)
+def kconfig_entries(ktree, options):
+    """{option: {"user_visible": some `config` block of it has a prompt,
+    "about_syscalls": its prompt or help speaks of syscalls}}; one grep finds
+    the `config` lines, then those files are read."""
+    found = {o: {"user_visible": False, "about_syscalls": False} for o in options}
     if not options:
-        return visible
+        return found
     pat = r"^\s*(menu)?config\s+(%s)\s*$" % "|".join(sorted(options))
     out = subprocess.run(["grep", "-rEn", "--include=Kconfig*", pat, "."], cwd=ktree,
                          capture_output=True, text=True, errors="replace").stdout
     for hit in out.splitlines():
         path, lineno, text = hit.split(":", 2)
         lines = read_text(os.path.join(ktree, path)).splitlines()
-        if has_prompt(lines[int(lineno):]):
-            visible[text.split()[1]] = True
-    return visible
+        block = config_block(lines[int(lineno):])
+        entry = found[text.split()[1]]
+        entry["user_visible"] |= has_prompt(block)
+        entry["about_syscalls"] |= bool(re.search(r"syscall|system call", "\n".join(block), re.I))
+    return found
+
+
+def config_block(lines):
+    """The lines after a `config` line, up to the next unindented one."""
+    block = []
+    for line in lines:
+        if line.strip() and not line[0].isspace():
+            break
+        block.append(line)
+    return block
 
 
 def has_prompt(block):
-    """Whether the lines after a `config` line, up to the next unindented
-    one, hold a prompt."""
-    for line in block:
-        if line.strip() and not line[0].isspace():
-            return False
-        if re.match(r'\s+((bool|tristate|string|int|hex)\s+"|prompt\b)', line):
-            return True
-    return False
+    """Whether a `config` block holds a prompt."""
+    return any(re.match(r'\s+((bool|tristate|string|int|hex)\s+"|prompt\b)', line)
+               for line in block)
 
 
 def main():

@@ -2,7 +2,7 @@
 """audit-report.py: turn a static syscall audit into kernel configuration advice.
 
 Usage:
-  audit-report.py [--ktree DIR] KMAP.json SYSCALLS.json FRAGMENT [MEASURE.json]
+  audit-report.py KMAP.json SYSCALLS.json FRAGMENT [MEASURE.json]
 
 KMAP.json      scripts/audit-kmap.py KTREE --config .config (the syscall table,
                which syscalls a Kconfig option gates, and which are on)
@@ -23,16 +23,13 @@ Prints the report on stdout:
   - the optional families they never call: with the option on and
     user-visible, a candidate for =n (with the bytes it saves where measured).
     A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
-    help, read from the tree given with --ktree) speaks of syscalls or system
-    calls: an option such as PRINTK or MIGRATION also gates a syscall the
+    help) speaks of syscalls or system calls (KMAP's "about_syscalls"): an
+    option such as PRINTK or MIGRATION also gates a syscall the
     program never makes, but does much more, so it is listed for a human to
     decide and left out of the fragment.
 Exit status 0; 2 on bad input.
 """
 import json
-import os
-import re
-import subprocess
 import sys
 
 
@@ -62,33 +59,6 @@ def measured_savings(path):
     if len(a.get("options") or []) == 1 and isinstance(a.get("bloat_delta"), int):
         out[a["options"][0]] = -a["bloat_delta"]
     return out
-
-
-def about_syscalls(ktree, opt):
-    """True when the option's Kconfig entry mentions syscalls."""
-    if not ktree:
-        return False
-    try:
-        files = subprocess.run(["grep", "-rlxE", "--include=Kconfig*",
-                                "(menu)?config %s" % opt, ktree],
-                               capture_output=True, text=True).stdout.split()
-    except OSError:
-        return False
-    for path in files:
-        block, inside = [], False
-        with open(path) as f:
-            for line in f:
-                if re.match(r"^(menu)?config %s\s*$" % opt, line):
-                    inside = True
-                    continue
-                if inside and re.match(r"^(menu)?config |^endmenu|^menu |^if |^endif|"
-                                       r"^choice|^source", line):
-                    break
-                if inside:
-                    block.append(line)
-        if re.search(r"syscall|system call", "".join(block), re.I):
-            return True
-    return False
 
 
 def program_lines(r):
@@ -122,13 +92,6 @@ def splice_lines(reports):
 
 
 def main(argv):
-    ktree = None
-    if len(argv) > 2 and argv[1] == "--ktree":
-        ktree = argv[2]
-        argv = argv[:1] + argv[3:]
-        if not os.path.isdir(ktree):
-            print("audit-report: no kernel tree %s" % ktree, file=sys.stderr)
-            return 2
     if len(argv) not in (4, 5):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
@@ -172,7 +135,7 @@ def main(argv):
         f = fams[opt]
         if not (f.get("enabled") and f.get("user_visible")):
             others.append(opt)
-        elif about_syscalls(ktree, opt):
+        elif f.get("about_syscalls"):
             cands.append(opt)
         else:
             by_hand.append(opt)

@@ -27,7 +27,7 @@ phase kmap audit-kmap sh -c '"$1" "$2" --config "$3" >"$4"' _ \
 # shellcheck disable=SC2086 # one word per program
 phase static audit-static sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
 	"$TOP/scripts/audit-syscalls.py" --ktree "$ktree" --json $elfs
-phase report audit-report "$TOP/scripts/audit-report.py" --ktree "$ktree" "$out/kmap.json" \
+phase report audit-report "$TOP/scripts/audit-report.py" "$out/kmap.json" \
 	"$out/syscalls.json" "$out/audit.fragment.new" images/measure-ram.json
 cp "$LOGS/audit-report.log" "$out/report.txt"
 if cmp -s "$out/audit.fragment.new" "$out/audit.fragment"; then
