@@ -38,6 +38,7 @@ Output: a text report (default), JSON (--json), or the sorted names alone
 (--names), which is what the recall test compares with a dynamic trace.
 Exit status: 0, or 2 on a usage or tool error.
 """
+import bisect
 import json
 import os
 import re
@@ -234,6 +235,14 @@ NO_WRITE = ("str", "cmp", "cmn", "tst", "teq", "push", "stm", "b", "bl", "bx", "
             "sev", "yield", "setend", "cps", "tbb", "tbh")
 
 
+def writeback_reg(ins):
+    """The base register a load/store writes back ([rN, #k]! or [rN], #k)."""
+    if "!" in ins.ops or re.search(r"\],\s*#", ins.ops):
+        m = re.search(r"\[(\w+)", ins.ops)
+        return reg(m.group(1)) if m else None
+    return None
+
+
 def writes(ins, r):
     """True when ins (may) write register r."""
     b = ins.base
@@ -250,20 +259,14 @@ def writes(ins, r):
             return True
         return r in regs
     if any(b.startswith(p) for p in NO_WRITE):
-        if b.startswith("str") and "!" in ins.ops or re.search(r"\],\s*#", ins.ops):
-            # writeback of the base register
-            m = re.search(r"\[(\w+)", ins.ops)
-            return bool(m) and reg(m.group(1)) == r
-        return False
+        return b.startswith("str") and writeback_reg(ins) == r
     regs = [reg(x) for x in REG_RE.findall(ins.ops)]
     if not regs:
         return False
     if b in ("ldrd", "umull", "smull", "umlal", "smlal", "ldrexd", "strexd"):
         return r in regs[:2]
-    if b.startswith("ldr") and ("!" in ins.ops or re.search(r"\],\s*#", ins.ops)):
-        m = re.search(r"\[(\w+)", ins.ops)
-        if m and reg(m.group(1)) == r:
-            return True
+    if b.startswith("ldr") and writeback_reg(ins) == r:
+        return True
     if b.startswith("v"):
         return False
     return regs[0] == r
@@ -310,6 +313,7 @@ class Program:
         self.path = path
         self.elf = Elf(path)
         self.insns, self.funcs = disassemble(path)
+        self.func_addrs = sorted(self.funcs)
         self.by_addr = {i.addr: i for i in self.insns}
         self.preds = {}
         self.callers = {}
@@ -381,23 +385,22 @@ class Program:
                     work.append((j, r, conds))
                     continue
                 res = self._value_of(p, r)
-                if isinstance(res, tuple):  # follow another register
+                if isinstance(res, tuple) and res[1] is None:  # follow another register
                     work.append((j, res[0], frozenset()))
-                    if res[1] is not None:  # movt / add: combine later
-                        if len(self._combining) >= 8 or (j, res[0]) in self._combining:
-                            work.pop()  # a loop (add r7, r7, #1 ...) or a long chain
-                            why.append("%s computed in a loop or long chain at %#x" % (
-                                r, p.addr))
-                            continue
-                        self._combining.add((j, res[0]))
-                        try:
-                            sub = self.values(j, res[0], depth, seen_wrappers)
-                        finally:
-                            self._combining.discard((j, res[0]))
-                        vals |= {res[1](v) for v in sub[0]}
-                        why += sub[1]
-                        wrappers |= sub[2]
-                        work.pop()
+                elif isinstance(res, tuple):  # movt / add: resolve, then combine
+                    if len(self._combining) >= 8 or (j, res[0]) in self._combining:
+                        # a loop (add r7, r7, #1 ...) or a long chain
+                        why.append("%s computed in a loop or long chain at %#x" % (
+                            r, p.addr))
+                        continue
+                    self._combining.add((j, res[0]))
+                    try:
+                        sub = self.values(j, res[0], depth, seen_wrappers)
+                    finally:
+                        self._combining.discard((j, res[0]))
+                    vals |= {res[1](v) for v in sub[0]}
+                    why += sub[1]
+                    wrappers |= sub[2]
                 elif res is None:
                     why.append("%s set by '%s %s' at %#x in %s" % (
                         r, p.mnem, p.ops, p.addr, p.func))
@@ -493,11 +496,8 @@ class Program:
                     (k - 1) in self.preds[k]:
                 k -= 1
             return self.insns[k].addr
-        best = None
-        for a in self.funcs:
-            if a <= ins.addr and (best is None or a > best):
-                best = a
-        return best
+        k = bisect.bisect_right(self.func_addrs, ins.addr)
+        return self.func_addrs[k - 1] if k else None
 
     def call_sites(self, entry, seen=None):
         """Direct calls of the function at entry, through veneers/tail calls."""
