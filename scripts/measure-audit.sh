@@ -5,6 +5,8 @@
 # Prints key=value lines:
 #   options=...                     the options the fragment sets to n
 #   tiny_<size> audit_<size>        measure-sizes.sh keys of both kernels
+#                                   (tiny's from WORK/sizes.env, which
+#                                   measure-ram's sizes phase wrote)
 #   bloat_delta bloat_line ...      bloat-o-meter tiny -> audit
 #   served mem_available_k code_k app_free_k ...  one boot of the audit
 #                                   board at -m RAM_MIB (measure-boot.sh)
@@ -20,7 +22,8 @@ grep -q "CONFIG_SYSCALL_SPLICE is not set" "$TOP/build/kernel-audit/.config" ||
 	{ echo "measure-audit: the audit kernel is not built on top of tiny" >&2; exit 1; }
 
 echo "options=$(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$frag" | tr '\n' ' ' | sed 's/ $//')"
-"$here/measure-sizes.sh" tiny | sed 's/^/tiny_/'
+# tiny's sizes: measured by measure-ram already (WORK/sizes.env, tiny.*)
+sed -n 's/^tiny\./tiny_/p' "$work/sizes.env"
 "$here/measure-sizes.sh" audit | sed 's/^/audit_/'
 "$here/measure-bloat.sh" "$TOP/build/linux-6.1" "$TOP/build/kernel-tiny/vmlinux" \
 	"$TOP/build/kernel-audit/vmlinux" "$work/audit-bloat-o-meter.txt" 5

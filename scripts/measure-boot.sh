@@ -92,14 +92,21 @@ parse_log() {
 		}'
 }
 
+# guest_down: print why the guest can serve no more (a kernel panic on the
+# console, or QEMU gone) and succeed; fail while it runs.
+guest_down() {
+	grep -q 'Kernel panic' "$QEMU_LOG" 2>/dev/null && { echo "kernel panic"; return 0; }
+	kill -0 "$QEMU_PID" 2>/dev/null || { echo "QEMU ended"; return 0; }
+	return 1
+}
+
 # Wait for REGEX before ready: a silent console for $stall seconds, a panic,
 # or QEMU ending count as "did not boot".
 wait_ready() {
 	local size=-1 still=0 now t=0 started=
 	while :; do
 		grep -q '^fileserver: ready' "$QEMU_LOG" 2>/dev/null && return 0
-		grep -q 'Kernel panic' "$QEMU_LOG" 2>/dev/null && { why="kernel panic before ready"; return 1; }
-		kill -0 "$QEMU_PID" 2>/dev/null || { why="QEMU ended before ready"; return 1; }
+		why=$(guest_down) && { why="$why before ready"; return 1; }
 		if [ -z "$started" ]; then
 			grep -q '^Booting Linux' "$QEMU_LOG" 2>/dev/null && started=1
 			t=$((t + 1))
@@ -134,7 +141,7 @@ fetch_one() {
 	curl -sf --max-time 120 -o "$body" "http://127.0.0.1:$PORT/test.bin" &
 	cpid=$!
 	while kill -0 "$cpid" 2>/dev/null; do
-		if grep -q 'Kernel panic' "$QEMU_LOG" 2>/dev/null || ! kill -0 "$QEMU_PID" 2>/dev/null; then
+		if guest_down >/dev/null; then
 			kill "$cpid" 2>/dev/null
 			wait "$cpid" 2>/dev/null
 			return 1
