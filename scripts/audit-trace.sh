@@ -14,7 +14,7 @@
 # Every step is bounded by a timeout; on failure the tail of the log is shown.
 set -eu
 # shellcheck source=tests/lib.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib.sh" # TOP, free_port
+. "$(dirname "$0")/../tests/lib.sh" # TOP, free_port, testfile_sha
 
 die() {
 	echo "audit-trace: $*" >&2
@@ -100,15 +100,38 @@ names() {
 }
 
 # ---------------------------------------------------------------- init
+# init_requests URL LOG MODE: the fixed set of requests (GET with sha256,
+# HEAD, a range, a 404, the index, keep-alive); any wrong answer is fatal.
+init_requests() {
+	local url=$1 log=$2 mode=$3 want got
+	local c=(curl -s --max-time 20)
+	want=$(testfile_sha test.bin)
+	got=$("${c[@]}" -f "$url/test.bin" | sha256sum | cut -d' ' -f1)
+	[ -n "$want" ] || fail "$log" "no test.bin in SHA256SUMS"
+	[ "$got" = "$want" ] || fail "$log" "init ($mode): GET test.bin: sha256 $got, want $want"
+	want=$(testfile_sha hello.txt)
+	got=$("${c[@]}" -f "$url/hello.txt" | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$log" "init ($mode): GET hello.txt: wrong sha256"
+	"${c[@]}" -f -I "$url/hello.txt" | tr -d '\r' | grep -q '^Content-Length: ' ||
+		fail "$log" "init ($mode): HEAD hello.txt"
+	got=$("${c[@]}" -f -r 1000-99999 "$url/test.bin" | wc -c)
+	[ "$got" = 99000 ] || fail "$log" "init ($mode): range 1000-99999 gave $got bytes"
+	got=$("${c[@]}" -o /dev/null -w '%{http_code}' "$url/no-such-file")
+	[ "$got" = 404 ] || fail "$log" "init ($mode): missing file gave $got, want 404"
+	"${c[@]}" -f "$url/" | grep -q 'href="/hello.txt"' || fail "$log" "init ($mode): GET / index"
+	got=$("${c[@]}" -o /dev/null -o /dev/null -w '%{num_connects}' "$url/hello.txt" "$url/test.bin" | tr -d '\n')
+	[ "$got" = 10 ] || fail "$log" "init ($mode): keep-alive: connects $got, want 10"
+}
+
 # One server run: MODE (sendfile|readwrite), env words for the server.
 init_run() {
 	local mode=$1 port log trace
 	shift
 	log=$out/init-$mode.log
 	trace=$tmp/init-$mode.strace
-	local root=$TOP/build/rootfs/srv sums=$TOP/build/rootfs/SHA256SUMS
+	local root=$TOP/build/rootfs/srv
 	port=$(free_port) || die "no free port"
-	local url=http://127.0.0.1:$port c=(curl -s --max-time 20)
+	local url=http://127.0.0.1:$port
 	rm -f "$tmp/console"
 	mkfifo "$tmp/console"
 	exec 7<>"$tmp/console" # read-write: neither side blocks on open
@@ -123,23 +146,7 @@ init_run() {
 		sleep 0.1
 	done
 
-	local want got
-	want=$(awk '$2 == "test.bin" { print $1 }' "$sums")
-	got=$("${c[@]}" -f "$url/test.bin" | sha256sum | cut -d' ' -f1)
-	[ -n "$want" ] || fail "$log" "no test.bin in SHA256SUMS"
-	[ "$got" = "$want" ] || fail "$log" "init ($mode): GET test.bin: sha256 $got, want $want"
-	want=$(awk '$2 == "hello.txt" { print $1 }' "$sums")
-	got=$("${c[@]}" -f "$url/hello.txt" | sha256sum | cut -d' ' -f1)
-	[ "$got" = "$want" ] || fail "$log" "init ($mode): GET hello.txt: wrong sha256"
-	"${c[@]}" -f -I "$url/hello.txt" | tr -d '\r' | grep -q '^Content-Length: ' ||
-		fail "$log" "init ($mode): HEAD hello.txt"
-	got=$("${c[@]}" -f -r 1000-99999 "$url/test.bin" | wc -c)
-	[ "$got" = 99000 ] || fail "$log" "init ($mode): range 1000-99999 gave $got bytes"
-	got=$("${c[@]}" -o /dev/null -w '%{http_code}' "$url/no-such-file")
-	[ "$got" = 404 ] || fail "$log" "init ($mode): missing file gave $got, want 404"
-	"${c[@]}" -f "$url/" | grep -q 'href="/hello.txt"' || fail "$log" "init ($mode): GET / index"
-	got=$("${c[@]}" -o /dev/null -o /dev/null -w '%{num_connects}' "$url/hello.txt" "$url/test.bin" | tr -d '\n')
-	[ "$got" = 10 ] || fail "$log" "init ($mode): keep-alive: connects $got, want 10"
+	init_requests "$url" "$log" "$mode"
 
 	printf 'stats\npoweroff\n' >&7
 	for i in $(seq 200); do

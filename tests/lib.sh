@@ -13,6 +13,12 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
+# testfile_sha NAME: the sha256 of build/rootfs/srv/NAME, as
+# build/rootfs/SHA256SUMS (written by scripts/mk-testfiles.sh) gives it.
+testfile_sha() {
+	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
+}
+
 # free_port: print a 127.0.0.1 TCP port nobody listens on now.
 free_port() {
 	local p

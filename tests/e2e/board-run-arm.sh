@@ -15,7 +15,7 @@ check "run-arm: prints how to quit (Ctrl-A X)" qemu_wait_for 'Ctrl-A then X' 5
 check "run-arm: boots with the RAM asked for (-m 16M)" qemu_wait_for ' -m 16M ' 5
 check "run-arm: the server comes up" qemu_wait_for '^fileserver: ready' 60
 got=$(curl -s --max-time 30 "http://127.0.0.1:$PORT/test.bin" | sha256sum | cut -d' ' -f1)
-want=$(grep ' test.bin$' "$TOP/build/rootfs/SHA256SUMS" | cut -d' ' -f1)
+want=$(testfile_sha test.bin)
 check "run-arm: test.bin through the forwarded port (sha256 matches)" test "$got" = "$want"
 qemu_send poweroff
 qemu_wait_exit 60
