@@ -45,6 +45,25 @@ static int apply(struct srv_config *c, const char *name, const char *val)
 			return -1;
 		}
 		c->sendfile = strcmp(val, "on") == 0;
+	} else if (strcmp(name, "srv_fallback") == 0) {
+		if (strcmp(val, "read") != 0 && strcmp(val, "mmap") != 0) {
+			log_msg("config: bad %s '%s' (read|mmap)", name, val);
+			return -1;
+		}
+		c->fallback = strcmp(val, "mmap") == 0 ? SRV_FALLBACK_MMAP
+						       : SRV_FALLBACK_READ;
+	} else if (strcmp(name, "srv_rwbuf") == 0) {
+		if (parse_ulong(name, val, 1024 * 1024, &v) != 0 || v < 512)
+			return -1;
+		c->rwbuf = (unsigned)v;
+	} else if (strcmp(name, "srv_max_conns") == 0) {
+		if (parse_ulong(name, val, SRV_MAX_CONNS_LIMIT, &v) != 0)
+			return -1;
+		c->max_conns = (unsigned)v;
+	} else if (strcmp(name, "srv_min_rate") == 0) {
+		if (parse_ulong(name, val, 1024 * 1024 * 1024, &v) != 0)
+			return -1;
+		c->min_rate = (unsigned)v;
 	} else if (strcmp(name, "srv_timeout") == 0) {
 		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
 			return -1;
@@ -72,6 +91,10 @@ static const char *flag_name(char f)
 	case 's': return "srv_sendfile";
 	case 'T': return "srv_send_timeout";
 	case 'b': return "srv_sndbuf";
+	case 'f': return "srv_fallback";
+	case 'w': return "srv_rwbuf";
+	case 'c': return "srv_max_conns";
+	case 'R': return "srv_min_rate";
 	default: return NULL;
 	}
 }
@@ -81,7 +104,8 @@ static int load_env(struct srv_config *c)
 	static const char *const names[] = { "srv_addr", "srv_port", "srv_root",
 					     "srv_max_requests", "srv_timeout",
 					     "srv_sendfile", "srv_send_timeout",
-					     "srv_sndbuf" };
+					     "srv_sndbuf", "srv_fallback", "srv_rwbuf",
+					     "srv_max_conns", "srv_min_rate" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *v = getenv(names[i]);
@@ -103,7 +127,8 @@ static int load_flags(struct srv_config *c, int argc, char **argv)
 			continue;
 		if (!name || i + 1 >= argc) {
 			log_msg("config: usage: [-a addr] [-p port] [-r root] "
-				"[-n max_requests] [-t timeout_s] [-T send_timeout_s] [-s on|off] [-b sndbuf]");
+				"[-n max_requests] [-t timeout_s] [-T send_timeout_s] [-s on|off] [-b sndbuf] "
+				"[-f read|mmap] [-w rwbuf] [-c max_conns] [-R min_rate]");
 			return -1;
 		}
 		if (apply(c, name, argv[++i]) != 0)
@@ -117,7 +142,9 @@ int config_load(struct srv_config *c, int argc, char **argv)
 	*c = (struct srv_config){ .addr = "0.0.0.0", .port = 80, .root = "/srv",
 				  .max_requests = 0, .timeout_s = 10,
 				  .send_timeout_s = 60, .sndbuf = SRV_SNDBUF_DEFAULT,
-				  .sendfile = true };
+				  .sendfile = true, .fallback = SRV_FALLBACK_READ,
+				  .rwbuf = SRV_RWBUF_DEFAULT, .max_conns = 0,
+				  .min_rate = SRV_MIN_RATE_DEFAULT };
 	if (load_env(c) != 0)
 		return -1;
 	return load_flags(c, argc, argv);

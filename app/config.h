@@ -10,6 +10,24 @@
  * incoming requests are dropped (see README). */
 #define SRV_SNDBUF_DEFAULT 16384
 
+/* The read/write fallback's buffer (srv_rwbuf): see app/README.md for the
+ * measurement behind the default. */
+#define SRV_RWBUF_DEFAULT 16384
+
+/* Connection slots: the most srv_max_conns may ask for. */
+#define SRV_MAX_CONNS_LIMIT 128
+
+/* A response must average at least this many bytes/s on top of
+ * srv_send_timeout, or it is cut (srv_min_rate): a slow reader cannot hold
+ * a slot and its socket buffer for ever. */
+#define SRV_MIN_RATE_DEFAULT 4096
+
+/* What moves a body when sendfile cannot (srv_fallback). */
+enum srv_fallback {
+	SRV_FALLBACK_READ, /* pread into a buffer, then send() */
+	SRV_FALLBACK_MMAP  /* send() straight from a read-only file mapping */
+};
+
 struct srv_config {
 	const char *addr;            /* srv_addr, -a: listen address (0.0.0.0) */
 	unsigned port;               /* srv_port, -p: 80 */
@@ -21,7 +39,13 @@ struct srv_config {
 	unsigned sndbuf;             /* srv_sndbuf, -b: SO_SNDBUF per client, bytes,
 	                              * 0 = kernel default (see README) */
 	bool sendfile;               /* srv_sendfile, -s: on|off (off forces the
-	                              * read/write path: benchmarks, demos) */
+	                              * fallback: benchmarks, demos) */
+	enum srv_fallback fallback;  /* srv_fallback, -f: read|mmap */
+	unsigned rwbuf;              /* srv_rwbuf, -w: read/write buffer, bytes */
+	unsigned max_conns;          /* srv_max_conns, -c: connections at once;
+	                              * 0 = derived from the board's RAM */
+	unsigned min_rate;           /* srv_min_rate, -R: bytes/s a response must
+	                              * average (overall deadline), 0 = none */
 };
 
 /* Fill c from the environment, then argv flags. Returns 0, or -1 after

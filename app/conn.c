@@ -2,6 +2,7 @@
  *   READ  -> (request parsed) -> HEAD -> BODY -> READ (keep-alive)
  *                                          \-> DRAIN (close) -> closed */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,12 +42,11 @@ void conn_open(struct conn *c, int fd, const char *peer,
 
 static const char *via_name(const struct conn *c)
 {
-	switch (c->job.via) {
-	case XFER_VIA_SENDFILE: return "sendfile";
-	case XFER_VIA_RW: return "read/write";
-	case XFER_VIA_SENDFILE | XFER_VIA_RW: return "sendfile+read/write";
-	default: return c->out_len > c->head_len ? "memory" : "-";
-	}
+	const char *via = xfer_via_name(c->job.via);
+
+	if (via)
+		return via;
+	return c->out_len > c->head_len ? "memory" : "-";
 }
 
 static long long body_sent(const struct conn *c)
@@ -73,10 +73,11 @@ static void set_error(struct conn *c, int status, bool keep_alive, off_t total)
 				&c->head_len);
 }
 
-static void serve_listing(struct conn *c, int dirfd, const char *rel, bool head)
+static void serve_listing(struct conn *c, const struct conn_env *env, int dirfd,
+			  const char *rel, bool head)
 {
 	char body[CONN_OUT_MAX - 512];
-	size_t n = listing_build(dirfd, rel, body, sizeof(body));
+	size_t n = listing_build(dirfd, rel, env->status, body, sizeof(body));
 	struct resp_head h = { .status = 200, .type = "text/html; charset=utf-8",
 			       .length = (off_t)n, .keep_alive = c->keep_alive };
 
@@ -134,9 +135,28 @@ static void serve(struct conn *c, const struct conn_env *env,
 		return;
 	}
 	if (S_ISDIR(st.st_mode))
-		serve_listing(c, fd, req->path, req->method == HTTP_HEAD);
+		serve_listing(c, env, fd, req->path, req->method == HTTP_HEAD);
 	else
 		serve_file(c, fd, &st, req);
+}
+
+/* The overall deadline of a response of n bytes: the send timeout plus the
+ * time n bytes take at the minimum rate. A slow reader refreshes the
+ * no-progress deadline with every byte, but cannot pass this one. */
+static long long response_cap(const struct conn_env *env, long long n)
+{
+	if (env->min_rate == 0)
+		return LLONG_MAX;
+	return env->now_ms + env->send_timeout_ms + n * 1000 / env->min_rate;
+}
+
+/* The next deadline while answering: no progress for send_timeout, and
+ * never past the response's overall deadline. */
+static long long send_deadline(const struct conn *c, const struct conn_env *env)
+{
+	long long d = env->now_ms + env->send_timeout_ms;
+
+	return d < c->cap_ms ? d : c->cap_ms;
 }
 
 /* A request was parsed (st == 1) or refused (st = an HTTP status). */
@@ -160,7 +180,8 @@ static void start_response(struct conn *c, const struct conn_env *env, int st,
 	if (c->out_len == 0)
 		set_error(c, 500, false, 0);
 	c->state = CONN_HEAD;
-	c->deadline_ms = env->now_ms + env->send_timeout_ms;
+	c->cap_ms = response_cap(env, (long long)c->out_len + c->file_body);
+	c->deadline_ms = send_deadline(c, env);
 }
 
 static int step_read(struct conn *c, const struct conn_env *env)
@@ -189,6 +210,8 @@ static int finish(struct conn *c, const struct conn_env *env,
 {
 	log_request(c, "");
 	(*answered)++;
+	if (c->job.via)
+		env->xfer->last_via = c->job.via;
 	c->status = 0;
 	close_fd(&c->job.file_fd);
 	c->deadline_ms = env->now_ms + env->timeout_ms;
@@ -216,7 +239,7 @@ static int step_head(struct conn *c, const struct conn_env *env,
 		return errno == EINTR ? STEP_NEXT
 		       : errno == EAGAIN || errno == EWOULDBLOCK ? POLLOUT : 0;
 	c->out_sent += (size_t)n;
-	c->deadline_ms = env->now_ms + env->send_timeout_ms;
+	c->deadline_ms = send_deadline(c, env);
 	if (c->out_sent < c->out_len)
 		return POLLOUT;
 	if (c->job.left > 0) {
@@ -233,7 +256,7 @@ static int step_body(struct conn *c, const struct conn_env *env,
 	enum xfer_status s = xfer_run(env->xfer, &c->job, c->fd);
 
 	if (c->job.left != before)
-		c->deadline_ms = env->now_ms + env->send_timeout_ms;
+		c->deadline_ms = send_deadline(c, env);
 	if (s == XFER_FAIL)
 		return 0;
 	if (s == XFER_AGAIN)

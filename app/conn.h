@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "http.h"
+#include "listing.h"
 #include "xfer.h"
 
 #define CONN_OUT_MAX 4096   /* headers, or headers + a small body */
@@ -17,15 +18,18 @@ enum conn_state { CONN_FREE, CONN_READ, CONN_HEAD, CONN_BODY, CONN_DRAIN };
 struct conn_env {
 	int rootfd;
 	struct xfer_ctx *xfer;
+	const struct listing_status *status; /* for the index page */
 	long long now_ms;
 	long long timeout_ms;       /* idle / request not complete yet */
 	long long send_timeout_ms;  /* response making no progress */
+	unsigned min_rate;          /* bytes/s a response must average, 0: none */
 };
 
 struct conn {
 	int fd;
 	enum conn_state state;
 	long long deadline_ms;
+	long long cap_ms;           /* overall deadline of the response */
 	char peer[48];              /* "a.b.c.d:port" */
 	char in[HTTP_HEAD_MAX];
 	size_t in_len;

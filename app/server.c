@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -18,6 +19,8 @@
 #include "server.h"
 
 #define WIND_DOWN_MS 2000
+#define RAM_SAMPLE_MS 20   /* sysinfo at most this often */
+#define RAM_WAIT_MS 100    /* recheck free RAM this often while it is low */
 
 static int open_listener(const struct srv_config *cfg)
 {
@@ -46,14 +49,77 @@ static int open_listener(const struct srv_config *cfg)
 	return fd;
 }
 
-int server_open(struct server *s, const struct srv_config *cfg, char *buf,
-		size_t bufsz)
+/* Take a sysinfo sample when the last one is older than RAM_SAMPLE_MS and
+ * track the lowest free RAM seen. sysinfo only fails on a bad pointer: the
+ * old sample then stays. */
+static void sample_ram(struct server *s, long long now)
+{
+	struct board_ram r;
+
+	if (s->ram_at_ms != 0 && now - s->ram_at_ms < RAM_SAMPLE_MS)
+		return;
+	if (board_ram(&r) != 0)
+		return;
+	s->ram = r;
+	s->ram_at_ms = now;
+	if (r.free_k < s->low_free_k)
+		s->low_free_k = r.free_k;
+}
+
+/* How many connections the board's free RAM at start can carry, each with
+ * its slot and what its socket can pin, keeping SERVER_RAM_RESERVE_K free. */
+static size_t conns_for_ram(const struct srv_config *cfg, unsigned long long free_k)
+{
+	unsigned long long sndbuf = cfg->sndbuf ? cfg->sndbuf : 65536;
+	unsigned long long cost = SERVER_CONN_COST_K(sndbuf) +
+				  sizeof(struct conn) / 1024 + 1;
+	unsigned long long n;
+
+	if (cfg->max_conns != 0)
+		return cfg->max_conns;
+	if (free_k <= SERVER_RAM_RESERVE_K + cost)
+		return 1;
+	n = (free_k - SERVER_RAM_RESERVE_K) / cost;
+	return n > SERVER_MAX_CONNS ? SERVER_MAX_CONNS : (size_t)n;
+}
+
+static void name_kernel(struct server *s)
+{
+	struct utsname u;
+
+	if (uname(&u) != 0) {
+		log_msg("uname: %s", strerror(errno));
+		snprintf(s->kernel, sizeof(s->kernel), "unknown");
+		return;
+	}
+	snprintf(s->kernel, sizeof(s->kernel), "%s %s (%s)", u.sysname,
+		 u.release, u.machine);
+}
+
+static const char *sendfile_state(const struct srv_config *cfg, int probe)
+{
+	if (!cfg->sendfile)
+		return "off by configuration (srv_sendfile=off)";
+	return probe == ENOSYS ? "not available (ENOSYS)" : "available";
+}
+
+int server_open(struct server *s, const struct srv_config *cfg,
+		int sendfile_errno)
 {
 	s->cfg = cfg;
-	s->xfer = (struct xfer_ctx){ .buf = buf, .bufsz = bufsz,
-				     .sendfile_off = !cfg->sendfile };
+	xfer_init(&s->xfer, cfg->rwbuf, cfg->fallback == SRV_FALLBACK_MMAP,
+		  !cfg->sendfile);
 	s->answered = 0;
 	s->live = 0;
+	s->ram_at_ms = 0;
+	s->low_free_k = (unsigned long long)-1;
+	sample_ram(s, clock_ms());
+	s->max_conns = conns_for_ram(cfg, s->ram.free_k);
+	name_kernel(s);
+	s->sendfile = sendfile_state(cfg, sendfile_errno);
+	log_msg("fallback %s (buffer %u bytes), at most %zu connections (%llu KiB free, %u KiB kept for the kernel)",
+		cfg->fallback == SRV_FALLBACK_MMAP ? "mmap" : "read/write",
+		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K);
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
 		s->conns[i].fd = -1;
 		s->conns[i].state = CONN_FREE;
@@ -68,12 +134,30 @@ int server_open(struct server *s, const struct srv_config *cfg, char *buf,
 	return s->lfd < 0 ? -1 : 0;
 }
 
+/* The index page's view of the server, as of now. */
+static void refresh_status(struct server *s)
+{
+	s->status = (struct listing_status){
+		.kernel = s->kernel,
+		.sendfile = s->xfer.sendfile_enosys ? "not available (ENOSYS)"
+						    : s->sendfile,
+		.fallback = s->xfer.mmap_fallback ? "mmap" : "read/write",
+		.last_via = xfer_via_name(s->xfer.last_via),
+		.ram_total_k = s->ram.total_k, .ram_free_k = s->ram.free_k,
+		.requests = s->answered };
+}
+
 static struct conn_env env_now(struct server *s)
 {
+	long long now = clock_ms();
+
+	sample_ram(s, now);
+	refresh_status(s);
 	return (struct conn_env){ .rootfd = s->rootfd, .xfer = &s->xfer,
-				  .now_ms = clock_ms(),
+				  .status = &s->status, .now_ms = now,
 				  .timeout_ms = (long long)s->cfg->timeout_s * 1000,
-				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000 };
+				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000,
+				  .min_rate = s->cfg->min_rate };
 }
 
 /* Options of an accepted socket; a failure only costs performance. */
@@ -95,12 +179,22 @@ static struct conn *free_slot(struct server *s)
 	return NULL;
 }
 
-/* Accept what is pending while there are free slots. */
+/* May the server take another connection now? Below the bound, and, while
+ * it serves anyone, with SERVER_RAM_RESERVE_K free: the clients past that
+ * wait in the listen backlog. With no connection it always takes one. */
+static bool can_accept(const struct server *s)
+{
+	if (s->live >= s->max_conns)
+		return false;
+	return s->live == 0 || s->ram.free_k >= SERVER_RAM_RESERVE_K;
+}
+
+/* Accept what is pending while there is room. */
 static void accept_all(struct server *s, short *want)
 {
 	struct conn_env env = env_now(s);
 
-	while (s->live < SERVER_MAX_CONNS) {
+	while (can_accept(s)) {
 		struct sockaddr_in peer = { 0 };
 		socklen_t len = sizeof(peer);
 		char ip[INET_ADDRSTRLEN], name[48];
@@ -122,6 +216,7 @@ static void accept_all(struct server *s, short *want)
 		conn_open(c, fd, name, &env);
 		want[c - s->conns] = POLLIN;
 		s->live++;
+		sample_ram(s, clock_ms());
 	}
 }
 
@@ -142,7 +237,7 @@ static nfds_t build_pollset(struct server *s, struct pollfd *fds, int *owner,
 		fds[n] = (struct pollfd){ .fd = s->console.fd, .events = POLLIN };
 		owner[n++] = -1;
 	}
-	if (serving && s->live < SERVER_MAX_CONNS) {
+	if (serving && can_accept(s)) {
 		fds[n] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
 		owner[n++] = -2;
 	}
@@ -155,11 +250,14 @@ static nfds_t build_pollset(struct server *s, struct pollfd *fds, int *owner,
 	return n;
 }
 
-/* ms until the nearest connection deadline, -1 if none. */
+/* ms until the nearest connection deadline, -1 if none; RAM_WAIT_MS while
+ * the listener waits for free RAM. */
 static int poll_timeout(const struct server *s, long long now)
 {
 	long long best = -1;
 
+	if (s->live < s->max_conns && !can_accept(s))
+		best = RAM_WAIT_MS;
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
 		long long d;
 
@@ -202,8 +300,9 @@ static bool limit_reached(const struct server *s)
 	return s->cfg->max_requests != 0 && s->answered >= s->cfg->max_requests;
 }
 
-/* "stats" on the console: requests answered, connections, peak RSS. */
-static void log_stats(const struct server *s)
+/* "stats" on the console: requests answered, connections, peak RSS, CPU,
+ * RAM now and the lowest free RAM since the last stats line. */
+static void log_stats(struct server *s)
 {
 	struct rusage ru;
 	struct board_ram ram;
@@ -216,11 +315,14 @@ static void log_stats(const struct server *s)
 		log_msg("stats: sysinfo: %s", strerror(errno));
 		return;
 	}
-	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB, CPU %lld ms, RAM %llu KiB total, %llu KiB free",
+	if (ram.free_k < s->low_free_k)
+		s->low_free_k = ram.free_k;
+	log_msg("stats: %lu requests, %zu connections, peak RSS %ld KiB, CPU %lld ms, RAM %llu KiB total, %llu KiB free, lowest %llu KiB free",
 		s->answered, s->live, (long)ru.ru_maxrss,
 		((long long)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
 			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000,
-		ram.total_k, ram.free_k);
+		ram.total_k, ram.free_k, s->low_free_k);
+	s->low_free_k = ram.free_k;
 }
 
 /* Dispatch one poll() result; returns true to stop the loop. */
@@ -292,6 +394,14 @@ static void wind_down(struct server *s)
 			drop(s, &s->conns[i], NULL);
 }
 
+static bool bodies_in_flight(const struct server *s)
+{
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++)
+		if (s->conns[i].state == CONN_BODY)
+			return true;
+	return false;
+}
+
 enum server_end server_run(struct server *s)
 {
 	short want[SERVER_MAX_CONNS] = { 0 };
@@ -310,6 +420,9 @@ enum server_end server_run(struct server *s)
 		if (r > 0 && dispatch(s, fds, n, owner, want, &end))
 			break;
 		expire(s, want);
+		if (!bodies_in_flight(s))
+			xfer_release(&s->xfer);
+		sample_ram(s, clock_ms());
 	}
 	wind_down(s);
 	return end;

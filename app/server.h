@@ -4,31 +4,51 @@
 
 #include <stddef.h>
 
+#include "board.h"
 #include "config.h"
 #include "conn.h"
 #include "console.h"
+#include "listing.h"
 #include "xfer.h"
 
-#define SERVER_MAX_CONNS 128
+#define SERVER_MAX_CONNS SRV_MAX_CONNS_LIMIT
 #define SERVER_BACKLOG 128
+
+/* Free RAM the server keeps for the kernel: it accepts no connection while
+ * sysinfo's free RAM is below this (KiB). The kernel's own reserve (the
+ * min watermark) is about 128-256 KiB on 6-32 MiB boards. */
+#define SERVER_RAM_RESERVE_K 768
+
+/* RAM one connection can pin, beyond its slot (KiB): a full send queue
+ * (the kernel doubles SO_SNDBUF and counts skb overhead in it), plus the
+ * socket and what it has received. */
+#define SERVER_CONN_COST_K(sndbuf) (2 * (sndbuf) / 1024 + 8)
 
 struct server {
 	const struct srv_config *cfg;
 	int lfd;
 	int rootfd;
+	size_t max_conns;           /* slots the board's RAM can carry */
 	struct xfer_ctx xfer;
 	struct console console;
 	unsigned long answered;
 	size_t live;
+	struct board_ram ram;       /* the last sysinfo sample */
+	long long ram_at_ms;        /* when it was taken */
+	unsigned long long low_free_k; /* lowest free RAM since the last stats */
+	char kernel[200];           /* for the index page */
+	const char *sendfile;
+	struct listing_status status;
 	struct conn conns[SERVER_MAX_CONNS];
 };
 
 enum server_end { SERVER_POWEROFF, SERVER_MAX_REQUESTS, SERVER_FATAL };
 
-/* Open the served folder and the listening socket. buf/bufsz is the
- * read/write fallback buffer. Returns 0, or -1 after logging why. */
-int server_open(struct server *s, const struct srv_config *cfg, char *buf,
-		size_t bufsz);
+/* Open the served folder and the listening socket, size the connection
+ * bound from the board's RAM. sendfile_errno is the start-up probe's
+ * answer (board_probe_sendfile). Returns 0, or -1 after logging why. */
+int server_open(struct server *s, const struct srv_config *cfg,
+		int sendfile_errno);
 
 /* Serve until a console "poweroff", the request limit, or a fatal error;
  * then close every connection gracefully (bounded wait). */

@@ -48,7 +48,7 @@ $(APP_TEST)/unit: $(APP_TSRC)/app_unit.c $(APP_TSRC)/app_tap.h $(APP_HOSTLIB) | 
 	$(CC) $(APP_TCFLAGS) -o $@ $< $(APP_HOSTLIB)
 
 $(APP_TEST)/xfer_test: $(APP_TSRC)/app_xfer_test.c $(APP_TSRC)/app_tap.h $(APP_HOSTLIB) | $(APP_TEST)
-	$(CC) $(APP_TCFLAGS) -Wl,--wrap=sendfile -o $@ $< $(APP_HOSTLIB)
+	$(CC) $(APP_TCFLAGS) -Wl,--wrap=sendfile,--wrap=mmap -o $@ $< $(APP_HOSTLIB)
 
 $(APP_TEST)/nosendfile: $(APP_TSRC)/app_nosendfile.c | $(APP_TEST)
 	$(CC) $(APP_TCFLAGS) -o $@ $<

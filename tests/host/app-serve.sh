@@ -92,7 +92,7 @@ check "app: console command logged" grep -q 'console: poweroff' "$APP_LOG"
 stats=$(grep -E '^fileserver: stats: ' "$APP_LOG" | tail -n 1)
 check "app: console stats counts the request" grep -q 'stats: 1 requests, ' <<<"$stats"
 check "app: console stats has sysinfo RAM, 0 < free <= total" awk '
-	match($0, /RAM [0-9]+ KiB total, [0-9]+ KiB free$/) {
+	match($0, /RAM [0-9]+ KiB total, [0-9]+ KiB free, lowest [0-9]+ KiB free$/) {
 		split(substr($0, RSTART), a, / /)
 		ok = a[2] > 0 && a[5] > 0 && a[5] <= a[2]
 	} END { exit !ok }' <<<"$stats"
