@@ -48,9 +48,13 @@ $(PATCHED): $(PATCHES) | deps
 	@echo "kernel tree: extract linux-source-6.1, apply kernel/patches/series"
 	@scripts/extract-kernel.sh
 
-# --- configure: build/kernel-<variant>/.config --------------------------------
+# --- configure: build/kernel-<variant>/.config, made again for every variant
+# when the cross toolchain changes (its Kconfig probes are in the .config) ----
+TOOLCHAIN_ID := build/toolchain.id
 configure: $(foreach v,$(VARIANTS),build/kernel-$(v)/.config)
-build/kernel-%/.config: $(DEFCONFIG) $(PATCHED)
+$(TOOLCHAIN_ID): FORCE | $(PATCHED)
+	@scripts/toolchain-id.sh $@
+build/kernel-%/.config: $(DEFCONFIG) $(PATCHED) $(TOOLCHAIN_ID)
 	@echo "kernel $*: configure"
 	@scripts/configure-kernel.sh $*
 build/kernel-audit/.config: $(AUDIT_FRAGMENT)

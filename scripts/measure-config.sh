@@ -44,10 +44,18 @@ awk '{ i = index($0, "="); k = substr($0, 1, i - 1); v = substr($0, i + 1) }
 splice=$(awk '$1 == "CONFIG_SYSCALL_SPLICE"' "$tmp/diff")
 others=$(awk '$1 != "CONFIG_SYSCALL_SPLICE"' "$tmp/diff")
 
+# Symbols Kconfig fills in from probing the toolchain, not from choices.
+toolchain_syms='^CONFIG_(CC_CAN_LINK|CC_CAN_LINK_STATIC|CC_VERSION_TEXT|GCC_VERSION|AS_VERSION|LD_VERSION|CC_HAS_[A-Z0-9_]*|AS_HAS_[A-Z0-9_]*|LD_CAN_[A-Z0-9_]*) '
 if [ -n "$others" ]; then
 	echo "measure-config: the two configs differ in more than CONFIG_SYSCALL_SPLICE;" >&2
 	echo "measure-config: refusing to compare them (symbol, tiny, base; - = absent):" >&2
 	echo "$others" | sed 's/^/  /' >&2
+	if ! echo "$others" | grep -Evq "$toolchain_syms"; then
+		echo "measure-config: only toolchain probes differ: the cross toolchain changed between" >&2
+		echo "measure-config: the two configurations (e.g. libc6-dev-armel-cross installed)." >&2
+		echo "measure-config: run 'make board': it configures every variant again when the" >&2
+		echo "measure-config: toolchain changes (build/toolchain.id), then measure again." >&2
+	fi
 	exit 1
 fi
 if [ -n "$splice" ] && [ "$splice" != "CONFIG_SYSCALL_SPLICE n y" ]; then

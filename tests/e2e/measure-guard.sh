@@ -30,6 +30,8 @@ common >"$tmp/plain"
 sed 's/^# CONFIG_PROC_FS is not set/CONFIG_PROC_FS=y/' "$tmp/base" >"$tmp/base-procfs"
 { cat "$tmp/base"; echo "CONFIG_EXTRA=y"; } >"$tmp/base-extra"
 sed 's/a=b/a=c/' "$tmp/base" >"$tmp/base-cmdline"
+# base configured after libc6-dev-armel-cross came: Kconfig's link probes flip.
+{ cat "$tmp/base"; echo "CONFIG_CC_CAN_LINK=y"; echo "CONFIG_CC_CAN_LINK_STATIC=y"; } >"$tmp/base-canlink"
 
 run() { "$guard" "$@" >"$tmp/out" 2>"$tmp/err"; }
 
@@ -53,6 +55,13 @@ check "guard: rejects a symbol set on one side only (exit $rc)" [ "$rc" = 1 ]
 check "guard: names it as absent on tiny" grep -q 'CONFIG_EXTRA - y' "$tmp/err"
 run "$tmp/tiny" "$tmp/base-cmdline"
 check "guard: rejects a string value that differs after an '='" [ $? = 1 ]
+run "$tmp/tiny" "$tmp/base-canlink"
+rc=$?
+check "guard: rejects configs made with different toolchains (exit $rc)" [ "$rc" = 1 ]
+check "guard: says the toolchain changed and to run make board" \
+	bash -c "grep -q 'only toolchain probes differ' '$tmp/err' && grep -q \"run 'make board'\" '$tmp/err'"
+check "guard: no toolchain hint when a real option differs" \
+	bash -c "'$guard' '$tmp/tiny' '$tmp/base-procfs' 2>&1 | grep -vq 'only toolchain probes differ'"
 run "$tmp/base" "$tmp/tiny"
 rc=$?
 check "guard: rejects splice the wrong way round (tiny =y, base not set)" [ "$rc" = 1 ]
