@@ -29,14 +29,17 @@ INITRAMFS_DEBUG := build/initramfs/initramfs-debug.cpio.gz
 TESTFILES := build/rootfs/srv/test.bin
 BUSYBOX := build/busybox/bin/busybox
 MANIFESTS := $(foreach v,$(VARIANTS),images/$(v)/MANIFEST)
+TOOLCHAIN_ID := build/toolchain.id
 
 .PHONY: all board deps extract patch configure build images run-arm measure-ram test audit \
-	defconfig-update clean distclean help
+	defconfig-update clean distclean help FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: board
-board: $(MANIFESTS)
+# build/toolchain.id first: make must see it before any kernel .config (a
+# missing prerequisite does not trigger a rebuild under .SECONDARY).
+board: $(TOOLCHAIN_ID) $(MANIFESTS)
 
 # --- deps: Debian packages (installed as root, else the apt-get line) ------
 deps:
@@ -50,8 +53,7 @@ $(PATCHED): $(PATCHES) | deps
 
 # --- configure: build/kernel-<variant>/.config, made again for every variant
 # when the cross toolchain changes (its Kconfig probes are in the .config) ----
-TOOLCHAIN_ID := build/toolchain.id
-configure: $(foreach v,$(VARIANTS),build/kernel-$(v)/.config)
+configure: $(TOOLCHAIN_ID) $(foreach v,$(VARIANTS),build/kernel-$(v)/.config)
 $(TOOLCHAIN_ID): FORCE | $(PATCHED)
 	@scripts/toolchain-id.sh $@
 build/kernel-%/.config: $(DEFCONFIG) $(PATCHED) $(TOOLCHAIN_ID)
@@ -61,7 +63,7 @@ build/kernel-audit/.config: $(AUDIT_FRAGMENT)
 
 # --- build: zImage per variant (the kernel's make is entered only when
 # the tree or the config changed) ---------------------------------------------
-build: $(foreach v,$(VARIANTS),$(call ZIMAGE,$(v)))
+build: $(TOOLCHAIN_ID) $(foreach v,$(VARIANTS),$(call ZIMAGE,$(v)))
 build/kernel-%/arch/arm/boot/zImage: build/kernel-%/.config
 	@echo "kernel $*: build (full log in build/logs/build-$*.log)"
 	@scripts/build-kernel.sh $*

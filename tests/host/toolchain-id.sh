@@ -5,7 +5,7 @@
 # variant again instead of leaving two variants with different probes.
 set -u
 . "$(dirname "$0")/../lib.sh"
-echo "1..5"
+echo "1..6"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/toolchain-id.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 id=$tmp/toolchain.id
@@ -31,6 +31,8 @@ check "toolchain-id: another compiler rewrites the file and says so" \
 # The Makefile: a newer identity makes every variant's .config stale.
 check "Makefile: every kernel .config depends on build/toolchain.id" \
 	bash -c "make -C '$TOP' -pn build/kernel-tiny/.config 2>/dev/null | grep -q '^build/kernel-%/.config:.*build/toolchain.id'"
+check "Makefile: every make board checks the toolchain's identity (make -n)" \
+	bash -c "make -C '$TOP' -n board 2>/dev/null | grep -q 'scripts/toolchain-id.sh build/toolchain.id'"
 if [ -f "$TOP/build/kernel-tiny/.config" ] && [ -f "$TOP/build/toolchain.id" ]; then
 	check "Makefile: a changed toolchain id reconfigures (make -n)" \
 		bash -c "make -C '$TOP' -n -W build/toolchain.id build/kernel-tiny/.config 2>/dev/null | grep -q 'configure-kernel.sh tiny'"
