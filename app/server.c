@@ -18,6 +18,8 @@
 #include "log.h"
 #include "server.h"
 
+_Static_assert(CONN_FREE == 0, "zeroed slots must be free");
+
 #define WIND_DOWN_MS 2000
 #define RAM_SAMPLE_MS 20   /* sysinfo at most this often */
 #define RAM_WAIT_MS 100    /* recheck free RAM this often while it is low */
@@ -120,10 +122,9 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	log_msg("fallback %s (buffer %u bytes), at most %zu connections (%llu KiB free, %u KiB kept for the kernel)",
 		cfg->fallback == SRV_FALLBACK_MMAP ? "mmap" : "read/write",
 		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K);
-	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
-		s->conns[i].fd = -1;
-		s->conns[i].state = CONN_FREE;
-	}
+	/* The slots are left as they are: zeroed static storage is CONN_FREE,
+	 * and writing to all 128 would make their pages resident (about
+	 * 512 KiB) before any client came. */
 	console_init(&s->console, STDIN_FILENO);
 	s->rootfd = open(cfg->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->rootfd < 0) {

@@ -45,7 +45,8 @@ struct server {
 enum server_end { SERVER_POWEROFF, SERVER_MAX_REQUESTS, SERVER_FATAL };
 
 /* Open the served folder and the listening socket, size the connection
- * bound from the board's RAM. sendfile_errno is the start-up probe's
+ * bound from the board's RAM. *s must start zeroed (static storage: its
+ * slots then cost no RAM until a client uses them). sendfile_errno is the start-up probe's
  * answer (board_probe_sendfile). Returns 0, or -1 after logging why. */
 int server_open(struct server *s, const struct srv_config *cfg,
 		int sendfile_errno);
