@@ -12,7 +12,7 @@
 
 /* The read/write fallback's buffer (srv_rwbuf): see app/README.md for the
  * measurement behind the default. */
-#define SRV_RWBUF_DEFAULT 16384
+#define SRV_RWBUF_DEFAULT 8192
 
 /* Connection slots: the most srv_max_conns may ask for. */
 #define SRV_MAX_CONNS_LIMIT 128

@@ -68,20 +68,32 @@ static void sample_ram(struct server *s, long long now)
 		s->low_free_k = r.free_k;
 }
 
-/* How many connections the board's free RAM at start can carry, each with
- * its slot and what its socket can pin, keeping SERVER_RAM_RESERVE_K free. */
-static size_t conns_for_ram(const struct srv_config *cfg, unsigned long long free_k)
+/* How many connections the board can carry at once, the smaller of:
+ * - what the free RAM at start holds, each connection with its slot and
+ *   what its socket can pin, keeping SERVER_RAM_RESERVE_K free;
+ * - what the kernel's TCP memory limit holds without memory pressure: the
+ *   kernel sets tcp_mem from the free pages at boot (tcp_init_mem() in
+ *   net/ipv4/tcp.c: limit = max(free/16, 128 pages), pressure above 3/4 of
+ *   it). Past that, it drops incoming segments, new requests too, and the
+ *   clients' retransmission back-off makes them miss the request timeout.
+ *   Total RAM after boot stands in for the free pages at boot. */
+static size_t conns_for_ram(const struct srv_config *cfg, const struct board_ram *ram)
 {
 	unsigned long long sndbuf = cfg->sndbuf ? cfg->sndbuf : 65536;
-	unsigned long long cost = SERVER_CONN_COST_K(sndbuf) +
-				  sizeof(struct conn) / 1024 + 1;
-	unsigned long long n;
+	unsigned long long queue_k = SERVER_CONN_COST_K(sndbuf);
+	unsigned long long cost = queue_k + sizeof(struct conn) / 1024 + 1;
+	unsigned long long tcp_k = ram->total_k / 16 > 512 ? ram->total_k / 16 : 512;
+	unsigned long long n, t;
 
 	if (cfg->max_conns != 0)
 		return cfg->max_conns;
-	if (free_k <= SERVER_RAM_RESERVE_K + cost)
-		return 1;
-	n = (free_k - SERVER_RAM_RESERVE_K) / cost;
+	n = ram->free_k > SERVER_RAM_RESERVE_K + cost
+		    ? (ram->free_k - SERVER_RAM_RESERVE_K) / cost : 1;
+	t = tcp_k * 3 / 4 / queue_k;
+	if (t < n)
+		n = t;
+	if (n < 1)
+		n = 1;
 	return n > SERVER_MAX_CONNS ? SERVER_MAX_CONNS : (size_t)n;
 }
 
@@ -116,10 +128,10 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	s->ram_at_ms = 0;
 	s->low_free_k = (unsigned long long)-1;
 	sample_ram(s, clock_ms());
-	s->max_conns = conns_for_ram(cfg, s->ram.free_k);
+	s->max_conns = conns_for_ram(cfg, &s->ram);
 	name_kernel(s);
 	s->sendfile = sendfile_state(cfg, sendfile_errno);
-	log_msg("fallback %s (buffer %u bytes), at most %zu connections (%llu KiB free, %u KiB kept for the kernel)",
+	log_msg("fallback %s (buffer %u bytes), at most %zu connection(s) (%llu KiB free, %u KiB kept for the kernel)",
 		cfg->fallback == SRV_FALLBACK_MMAP ? "mmap" : "read/write",
 		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K);
 	/* The slots are left as they are: zeroed static storage is CONN_FREE,

@@ -63,7 +63,7 @@ truncate_case read
 # 3. The connection bound (-c 3): three idle connections fill it; a fourth
 # client waits in the listen backlog and is answered once one closes.
 app_start bound -- -c 3 -t 30 || { not_ok "bound: start"; exit 1; }
-check "bound: banner says at most 3 connections" grep -q 'at most 3 connections' "$APP_LOG"
+check "bound: banner says at most 3 connections" grep -q 'at most 3 connection(s)' "$APP_LOG"
 exec 4<>"/dev/tcp/127.0.0.1/$APP_PORT" 5<>"/dev/tcp/127.0.0.1/$APP_PORT" 6<>"/dev/tcp/127.0.0.1/$APP_PORT"
 sleep 0.3
 # (the client must not inherit the held connections, or closing one here
