@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# measure-boot.sh VARIANT RAM_MIB NAME [SERVES]
+# measure-boot.sh VARIANT RAM NAME [SERVES]
 #
-# Boots one board once at -m RAM_MIB (fractions such as 7.5 are fine: QEMU
-# takes them), waits for the program's ready line, fetches test.bin SERVES
-# times (default 1) and checks each copy against build/rootfs/SHA256SUMS,
-# types `stats` on the console, then `poweroff`. Prints what it saw as
-# key=value lines on stdout:
+# Boots one board once at -m RAM (MiB, fractions such as 7.5 are fine, or
+# KiB with a K suffix: 6920K), waits for the program's ready line, types
+# `stats`, fetches test.bin SERVES times (default 1) one after the other,
+# types `stats`, then, with MEASURE_CLIENTS=N, fetches it with N clients at
+# once and types `stats` again, then `poweroff`. Every copy is checked
+# against build/rootfs/SHA256SUMS. MEASURE_BOOTARGS adds words to the kernel
+# command line (the server's srv_* settings). Prints key=value lines:
 #
 #   served=1|0           the board printed ready and every copy matched
 #   reason=...           why not (when served=0)
 #   mem_available_k mem_total_k code_k rwdata_k rodata_k init_k bss_k
 #   reserved_k cma_k     the kernel's boot "Memory:" line
 #   app_total_k app_free_k              the banner (sysinfo, right after boot)
-#   app_after_total_k app_after_free_k  the `stats` line after serving, when
-#                                       the program prints RAM there
+#   app_after_total_k app_after_free_k  the `stats` line after the sequential
+#                                       fetches
+#   seq_bytes seq_wall_ms seq_cpu_ms    the sequential fetches: bytes, wall
+#                                       time, server CPU (getrusage)
+#   load_clients load_good load_bytes load_wall_ms load_cpu_ms load_low_free_k
+#                        the concurrent fetches: how many got the right
+#                        bytes, wall time, server CPU, and the lowest free
+#                        RAM the server saw while they ran
 #   log=...              the console log (build/logs/qemu/NAME.log)
 #
 # Exit status: 0 served, 1 did not, 2 usage. Every step is bounded: QEMU
@@ -27,12 +35,16 @@ set -u
 [ $# -ge 3 ] || { echo "usage: $0 VARIANT RAM_MIB NAME [SERVES]" >&2; exit 2; }
 VARIANT=$1 RAM=$2 name=$3 serves=${4:-1}
 case $VARIANT in tiny | base | audit) ;; *) echo "measure-boot: VARIANT must be tiny, base or audit" >&2; exit 2 ;; esac
-[[ $RAM =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "measure-boot: bad RAM '$RAM'" >&2; exit 2; }
+[[ $RAM =~ ^[0-9]+(\.[0-9]+)?$|^[0-9]+K$ ]] || { echo "measure-boot: bad RAM '$RAM'" >&2; exit 2; }
 [[ $serves =~ ^[0-9]+$ ]] || { echo "measure-boot: bad SERVES '$serves'" >&2; exit 2; }
 
+clients=${MEASURE_CLIENTS:-0}
+[[ $clients =~ ^[0-9]+$ ]] || { echo "measure-boot: bad MEASURE_CLIENTS '$clients'" >&2; exit 2; }
+
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-export TOP VARIANT RAM
-QEMU_TIMEOUT=${MEASURE_BOOT_LIMIT:-240}
+BOOTARGS_EXTRA=${MEASURE_BOOTARGS:-}
+export TOP VARIANT RAM BOOTARGS_EXTRA
+QEMU_TIMEOUT=${MEASURE_BOOT_LIMIT:-$((240 + 5 * clients))}
 stall=${MEASURE_STALL:-30}
 first=${MEASURE_FIRST_LINE:-15}
 # shellcheck source=tests/lib-qemu.sh
@@ -46,11 +58,13 @@ result() {
 	echo "served=$1"
 	[ -n "${2:-}" ] && echo "reason=$2"
 	parse_log
+	printf '%s\n' "${figures[@]}"
 	echo "log=${QEMU_LOG#"$TOP"/}"
 	[ "$1" = 1 ]
 }
+figures=()
 
-# The kernel's Memory: line, the banner, and the last stats line with RAM.
+# The kernel's Memory: line and the banner.
 parse_log() {
 	[ -f "$QEMU_LOG" ] || return 0
 	tr -d '\r' <"$QEMU_LOG" | awk '
@@ -78,18 +92,7 @@ parse_log() {
 			print "app_total_k=" $3
 			print "app_free_k=" $6
 		}
-		/^fileserver: stats: .*RAM [0-9]+ KiB total, [0-9]+ KiB free/ {
-			s = $0
-			sub(/.*RAM /, "", s)
-			split(s, a, / /)
-			after_total = a[1]; after_free = a[4]
-		}
-		END {
-			if (after_total != "") {
-				print "app_after_total_k=" after_total
-				print "app_after_free_k=" after_free
-			}
-		}'
+		'
 }
 
 # guest_down: print why the guest can serve no more (a kernel panic on the
@@ -133,49 +136,91 @@ if ! wait_ready; then
 	exit
 fi
 
-# fetch_one: test.bin's sha256 on stdout. curl runs in the background while
-# the console is watched: a guest that panics (or whose QEMU ends) while
-# serving fails the fetch at once instead of after curl's --max-time.
-fetch_one() {
-	local cpid rc=0
-	curl -sf --max-time 120 -o "$body" "http://127.0.0.1:$PORT/test.bin" &
-	cpid=$!
-	while kill -0 "$cpid" 2>/dev/null; do
+# stats: type `stats`, wait (20 s at most) for the line it prints and set
+# ST_CPU, ST_TOTAL, ST_FREE, ST_LOW from it. 1 when no line came.
+stats() {
+	local before t=0 line
+	before=$(grep -c '^fileserver: stats:' "$QEMU_LOG")
+	qemu_send stats
+	while [ "$(grep -c '^fileserver: stats:' "$QEMU_LOG")" -le "$before" ]; do
+		[ $t -ge 100 ] && return 1
+		guest_down >/dev/null && return 1
+		sleep 0.2
+		t=$((t + 1))
+	done
+	line=$(grep '^fileserver: stats:' "$QEMU_LOG" | tail -n 1 | tr -d '\r')
+	[[ $line =~ CPU\ ([0-9]+)\ ms,\ RAM\ ([0-9]+)\ KiB\ total,\ ([0-9]+)\ KiB\ free,\ lowest\ ([0-9]+)\ KiB ]] || return 1
+	ST_CPU=${BASH_REMATCH[1]} ST_TOTAL=${BASH_REMATCH[2]} ST_FREE=${BASH_REMATCH[3]} ST_LOW=${BASH_REMATCH[4]}
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# fetch N DIR: N clients fetch test.bin at once (curl, bounded), each
+# writing the sha256 of what it got to DIR/cI; the console is watched
+# meanwhile: a guest that panics (or whose QEMU ends) stops them all at once.
+# 1 when the guest went down.
+fetch() {
+	local n=$1 dir=$2 i pids=() alive
+	mkdir -p "$dir"
+	for i in $(seq "$n"); do
+		(curl -sf --max-time $((60 + 3 * n)) "http://127.0.0.1:$PORT/test.bin" |
+			sha256sum | cut -d' ' -f1 >"$dir/c$i") &
+		pids+=($!)
+	done
+	while :; do
+		alive=0
+		for i in "${pids[@]}"; do kill -0 "$i" 2>/dev/null && alive=1; done
+		[ "$alive" = 0 ] && break
 		if guest_down >/dev/null; then
-			kill "$cpid" 2>/dev/null
-			wait "$cpid" 2>/dev/null
+			for i in "${pids[@]}"; do pkill -P "$i" curl 2>/dev/null; done
+			wait "${pids[@]}" 2>/dev/null
 			return 1
 		fi
 		sleep 0.2
 	done
-	wait "$cpid" || rc=$?
-	[ "$rc" -eq 0 ] || { echo "curl-exit-$rc"; return 0; }
-	sha256sum <"$body" | cut -d' ' -f1
+	wait "${pids[@]}" 2>/dev/null
+	return 0
 }
 
+# good DIR: how many clients in DIR got the right bytes.
+good() { cat "$1"/c* 2>/dev/null | grep -c "^$want\$"; }
+
+size=$(stat -c %s "$TOP/build/rootfs/srv/test.bin")
 ok=1
-body=$(mktemp)
-for i in $(seq "$serves"); do
-	if ! got=$(fetch_one); then
-		ok=0 why="fetch $i of test.bin: the guest panicked or QEMU ended while serving"
-		break
-	fi
-	if [ "$got" != "$want" ]; then
-		ok=0 why="fetch $i of test.bin: sha256 ${got:0:12}... does not match"
-		break
-	fi
-done
-rm -f "$body"
-if [ "$ok" = 1 ]; then
-	# The stats line comes after the last request line; wait for it briefly.
-	before=$(grep -c '^fileserver: stats:' "$QEMU_LOG")
-	qemu_send stats
-	t=0
-	while [ "$(grep -c '^fileserver: stats:' "$QEMU_LOG")" -le "$before" ] && [ $t -lt 100 ]; do
-		sleep 0.2
-		t=$((t + 1))
+tmp=$(mktemp -d)
+stats || { ok=0 why="no stats line after boot"; }
+cpu0=${ST_CPU:-0}
+if [ "$ok" = 1 ] && [ "$serves" -gt 0 ]; then
+	t0=$(now_ms)
+	for i in $(seq "$serves"); do
+		if ! fetch 1 "$tmp/seq$i"; then
+			ok=0 why="fetch $i of test.bin: the guest panicked or QEMU ended while serving"
+			break
+		fi
+		if [ "$(good "$tmp/seq$i")" != 1 ]; then
+			ok=0 why="fetch $i of test.bin: sha256 does not match (or curl failed)"
+			break
+		fi
 	done
+	t1=$(now_ms)
+	if [ "$ok" = 1 ] && stats; then
+		figures+=("app_after_total_k=$ST_TOTAL" "app_after_free_k=$ST_FREE"
+			"seq_bytes=$((serves * size))" "seq_wall_ms=$((t1 - t0))" "seq_cpu_ms=$((ST_CPU - cpu0))")
+		cpu0=$ST_CPU
+	fi
 fi
+if [ "$ok" = 1 ] && [ "$clients" -gt 0 ]; then
+	t0=$(now_ms)
+	fetch "$clients" "$tmp/load" || { ok=0 why="the guest panicked or QEMU ended while $clients clients fetched"; }
+	t1=$(now_ms)
+	n=$(good "$tmp/load")
+	figures+=("load_clients=$clients" "load_good=$n" "load_bytes=$((n * size))" "load_wall_ms=$((t1 - t0))")
+	[ "$ok" = 1 ] && [ "$n" != "$clients" ] && ok=0 why="$n of $clients concurrent clients got test.bin with the right sha256"
+	if stats; then
+		figures+=("load_cpu_ms=$((ST_CPU - cpu0))" "load_low_free_k=$ST_LOW")
+	fi
+fi
+rm -rf "$tmp"
 # A panicked guest never powers off: do not wait for it.
 if ! grep -q 'Kernel panic' "$QEMU_LOG"; then
 	qemu_send poweroff

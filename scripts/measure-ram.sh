@@ -9,16 +9,25 @@
 #   3. bloat   the kernel's scripts/bloat-o-meter, base -> tiny
 #   4. boot    each board twice at -m MEASURE_RAM: the Memory: line, the
 #              program's RAM banner, test.bin fetched MEASURE_SERVES times
-#   5. min-ram the smallest -m that boots and serves, by bisection
-#   6. report  table on the terminal, MEASURE_OUT.md/.json/.svg
-#   7. audit   with AUDIT=1 (`make measure-ram AUDIT=1`): what the fragment
+#   5. min-ram the smallest -m that boots and serves MEASURE_MIN_CLIENTS
+#              clients at once, by bisection to 8 KiB
+#   6. serve   what each way of serving costs (sendfile on base; read/write,
+#              mmap and read/write with a 64 KiB buffer on tiny): free RAM
+#              after boot, after sequential fetches and at the lowest while
+#              MEASURE_LOAD_CLIENTS fetch at once, server CPU per MiB,
+#              throughput, smallest RAM for the mmap fallback
+#              (scripts/measure-serve.sh; MEASURE_SERVE=0 skips it)
+#   7. report  table on the terminal, MEASURE_OUT.md/.json/.svg
+#   8. audit   with AUDIT=1 (`make measure-ram AUDIT=1`): what the fragment
 #              of `make audit` saves on top of tiny (scripts/measure-audit.sh),
 #              added to the report as its own section and JSON "audit" key
 #
 # Settings (environment):
 #   MEASURE_RAM=32          MiB for the boot figures
 #   MEASURE_SERVES=3        test.bin fetches before the "after serving" figures
-#   MEASURE_MIN_LO=4 MEASURE_MIN_HI=32 MEASURE_MIN_FINE=0.25   bisection (MiB)
+#   MEASURE_MIN_LO=4 MEASURE_MIN_HI=16 (MiB) MEASURE_MIN_FINE=8 (KiB)  bisection
+#   MEASURE_MIN_CLIENTS=64  clients at once for the smallest-RAM figure
+#   MEASURE_LOAD_CLIENTS=16 clients at once in the serving table
 #   MEASURE_OUT=images/measure-ram   report prefix
 #   MEASURE_WORK=build/measure       figures collected on the way (data.env, ...)
 #   MEASURE_LOGS=measure    phase logs go to build/logs/$MEASURE_LOGS/
@@ -34,7 +43,9 @@ here=$TOP/scripts
 
 ram=${MEASURE_RAM:-32}
 serves=${MEASURE_SERVES:-3}
-lo=${MEASURE_MIN_LO:-4} hi=${MEASURE_MIN_HI:-32} fine=${MEASURE_MIN_FINE:-0.25}
+lo=${MEASURE_MIN_LO:-4} hi=${MEASURE_MIN_HI:-16} fine=${MEASURE_MIN_FINE:-8}
+min_clients=${MEASURE_MIN_CLIENTS:-64} load_clients=${MEASURE_LOAD_CLIENTS:-16}
+export MEASURE_MIN_LO=$lo MEASURE_MIN_HI=$hi MEASURE_MIN_FINE=$fine MEASURE_MIN_CLIENTS=$min_clients
 out=${MEASURE_OUT:-$TOP/images/measure-ram}
 tiny_cfg=${MEASURE_TINY_CONFIG:-$TOP/build/kernel-tiny/.config}
 base_cfg=${MEASURE_BASE_CONFIG:-$TOP/build/kernel-base/.config}
@@ -84,7 +95,7 @@ do_boot() {
 do_minram() {
 	local v
 	for v in base tiny; do
-		echo "-- $v: bisection between $lo and $hi MiB, then steps of $fine MiB"
+		echo "-- $v: $min_clients clients at once; bisection between $lo and $hi MiB, then steps of $fine KiB"
 		MEASURE_LOGS=$lg "$here/measure-minram.sh" "$v" "$lo" "$hi" "$fine" | prefix "$v." | tee -a "$work/minram.env" || return
 	done
 }
@@ -93,7 +104,17 @@ phase config "$lg/config" do_config
 phase sizes "$lg/sizes" do_sizes
 phase bloat "$lg/bloat" do_bloat
 phase boot "$lg/boot" do_boot
+do_serve() {
+	"$here/measure-serve.sh" "$ram" "$serves" "$load_clients" "$work" "$lg" | tee "$work/serve.env" ||
+		echo "a serving measurement did not serve at -m ${ram}M (see build/logs/$lg/serve.log)" >>"$work/failures"
+}
+
 phase min-ram "$lg/min-ram" do_minram
+if [ "${MEASURE_SERVE:-1}" = 1 ]; then
+	phase serve "$lg/serve" do_serve
+else
+	: >"$work/serve.env"
+fi
 
 kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$TOP/build/linux-6.1/Makefile")
@@ -102,14 +123,20 @@ kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	echo "kernel_version=$kver"
 	echo "ram_mib=$ram"
 	echo "serves=$serves"
+	echo "min_clients=$min_clients"
+	echo "load_clients=$load_clients"
 	if grep -q '^CONFIG_PROC_FS=y' "$tiny_cfg"; then echo "proc_fs=y"; else echo "proc_fs=n"; fi
-	cat "$work/config.env" "$work/sizes.env" "$work/bloat.env" "$work/boot.env" "$work/minram.env"
+	cat "$work/config.env" "$work/sizes.env" "$work/bloat.env" "$work/boot.env" "$work/minram.env" \
+		"$work/serve.env"
 	if [ -f "$work/failures" ]; then
 		awk '{ print "warning_" NR "=" $0 }' "$work/failures"
 	fi
 } >"$data"
 
 "$here/measure-render.sh" "$data" "$out" | tee "$LOGS/$lg/report.log"
+if [ -s "$work/serve.env" ]; then
+	"$here/measure-serve-render.py" "$data" "$out" | tee -a "$LOGS/$lg/report.log"
+fi
 if [ "${AUDIT:-}" = 1 ]; then
 	phase audit "$lg/audit" sh -c '"$1" "$2" "$3" "$4" "$5" >"$4/audit.env"' _ \
 		"$here/measure-audit.sh" "$ram" "$serves" "$work" "$lg"

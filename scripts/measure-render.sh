@@ -10,7 +10,7 @@
 # DATA keys: date kernel_version series_applied config_sha256_{tiny,base}
 # ram_mib serves; <v>.<size> (vmlinux_text ... initramfs); bloat_* and
 # removed_N; <v>.run1.<boot figure> and <v>.run2.<boot figure>;
-# <v>.min_ram_{mib,status,step,unstable,probes}; warning_N.
+# <v>.min_ram_{k,status,step_k,unstable,probes}, min_clients; warning_N.
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 DATA OUT_PREFIX" >&2; exit 2; }
 data=$1 out=$2
@@ -30,7 +30,7 @@ function jnum(v) { return (v == "" ? "null" : v + 0) }
 function signed(n) { return (n > 0 ? "+" : "") commas(n) }
 
 # row KEY LABEL UNIT KIND BETTER: one figure of the table.
-#   KIND size: d[v "." KEY]; boot: d[v ".run1." KEY] and run2; min: d[v ".min_ram_mib"]
+#   KIND size: d[v "." KEY]; boot: d[v ".run1." KEY] and run2; min: d[v ".min_ram_k"]
 #   BETTER less (saving = base - tiny) or more (saving = tiny - base)
 function row(key, label, unit, kind, better,   v, a, b, i) {
 	nrows++
@@ -39,7 +39,7 @@ function row(key, label, unit, kind, better,   v, a, b, i) {
 		v = (i == 1) ? "base" : "tiny"
 		if (kind == "size") { a = d[v "." key]; b = a }
 		else if (kind == "boot") { a = d[v ".run1." key]; b = d[v ".run2." key] }
-		else { a = d[v ".min_ram_mib"]; b = a }
+		else { a = d[v ".min_ram_k"]; b = a }
 		V[key, v] = a; V2[key, v] = b
 		if (a != "" && b != "" && a != b) unstable[key] = unstable[key] sprintf("%s runs %s / %s; ", v, a, b)
 	}
@@ -117,7 +117,7 @@ END {
 	row("app_total_k", "sysinfo total RAM after boot", "KiB", "boot", "more")
 	row("app_free_k", "sysinfo free RAM after boot", "KiB", "boot", "more")
 	row("app_after_free_k", "sysinfo free RAM after " serves " x test.bin", "KiB", "boot", "more")
-	row("min_ram_mib", "smallest -m that boots and serves", "MiB", "min", "less")
+	row("min_ram_k", "smallest -m serving " d["min_clients"] " clients at once", "KiB", "min", "less")
 
 	# Pending figures, and what each rounds away.
 	if (!has("base.run1.app_after_free_k") && !has("tiny.run1.app_after_free_k"))
@@ -142,8 +142,8 @@ END {
 	basis["app_free_k"] = basis["app_after_free_k"] = ""
 	why["app_free_k"] = why["app_after_free_k"] = \
 		"free RAM moves in 4 KiB pages and with what the kernel allocated by then; a saving under a page disappears in that"
-	basis["min_ram_mib"] = ""
-	why["min_ram_mib"] = "the bisection step is " d["tiny.min_ram_step"] " MiB; the bytes saved are far less than one step"
+	basis["min_ram_k"] = ""
+	why["min_ram_k"] = "the bisection step is " d["tiny.min_ram_step_k"] " KiB; the bytes saved are less than one step"
 	for (i = 1; i <= nrows; i++) {
 		k = R[i]
 		if (k in pend) { note[k] = "pending: " pend[k]; continue }
@@ -158,17 +158,17 @@ END {
 	# (RW_BUF_SIZE in app/main.c) is only touched then.
 	if (applied && S["app_after_free_k"] != "" && S["app_after_free_k"] + 0 < 0)
 		note["app_after_free_k"] = note["app_after_free_k"] (note["app_after_free_k"] == "" ? "" : "; ") \
-			"less free on tiny: without sendfile the program copies through its read/write fallback, whose 64 KiB static buffer (RW_BUF_SIZE, app/main.c) is only touched then; base never touches it"
+			"less free on tiny: what the read/write fallback left behind after serving (its buffer is unmapped when no body is in flight; see the serving table)"
 	u = ""
-	if (d["tiny.min_ram_unstable"] != "") u = "tiny at " d["tiny.min_ram_unstable"] " MiB"
-	if (d["base.min_ram_unstable"] != "") u = u (u == "" ? "" : ", ") "base at " d["base.min_ram_unstable"] " MiB"
-	if (u != "") note["min_ram_mib"] = note["min_ram_mib"] (note["min_ram_mib"] == "" ? "" : "; ") "the two boots disagreed (" u "): counted as not serving"
+	if (d["tiny.min_ram_unstable"] != "") u = "tiny at " d["tiny.min_ram_unstable"] " KiB"
+	if (d["base.min_ram_unstable"] != "") u = u (u == "" ? "" : ", ") "base at " d["base.min_ram_unstable"] " KiB"
+	if (u != "") note["min_ram_k"] = note["min_ram_k"] (note["min_ram_k"] == "" ? "" : "; ") "the two boots disagreed (" u "): counted as not serving; that is the noise of this figure"
 	split("tiny base", vs, " ")
 	for (j = 1; j <= 2; j++) {
 		v = vs[j]; u = ""
 		if (d[v ".min_ram_status"] == "gt_hi") u = v " did not serve at the upper bound of the bisection"
-		if (d[v ".min_ram_status"] == "le_lo") u = v " served at the lower bound (" V["min_ram_mib", v] " MiB): the figure is an upper bound"
-		if (u != "") note["min_ram_mib"] = note["min_ram_mib"] (note["min_ram_mib"] == "" ? "" : "; ") u
+		if (d[v ".min_ram_status"] == "le_lo") u = v " served at the lower bound (" V["min_ram_k", v] " KiB): the figure is an upper bound"
+		if (u != "") note["min_ram_k"] = note["min_ram_k"] (note["min_ram_k"] == "" ? "" : "; ") u
 	}
 
 	# Warnings from measure-ram, then the series one.
@@ -180,7 +180,7 @@ END {
 	removed = (d["bloat_delta"] != "") ? -d["bloat_delta"] : ""
 	T[1] = "bloat_removed_bytes"; TL[1] = "bloat-o-meter: bytes removed on tiny"; TT[1] = 9000; TV[1] = removed; TM[1] = (removed != "" && removed >= 9000)
 	T[2] = "free_ram_after_boot_kib"; TL[2] = "more free RAM after boot on tiny (KiB, -m " ram "M, worst pair of boots)"; TT[2] = 8; TV[2] = Smin["app_free_k"]; TM[2] = (TV[2] != "" && TV[2] >= 8)
-	T[3] = "tiny_min_ram_mib"; TL[3] = "smallest RAM that boots and serves, tiny (MiB, at most)"; TT[3] = 8; TV[3] = V["min_ram_mib", "tiny"]; TM[3] = (TV[3] != "" && TV[3] <= 8)
+	T[3] = "tiny_min_ram_kib"; TL[3] = "smallest RAM serving " d["min_clients"] " clients, tiny (KiB, at most base'"'"'s)"; TT[3] = (V["min_ram_k", "base"] != "" ? V["min_ram_k", "base"] : "null"); TV[3] = V["min_ram_k", "tiny"]; TM[3] = (TV[3] != "" && TT[3] != "null" && TV[3] <= TT[3])
 
 	# ---- terminal ----
 	printf "measure-ram: Linux %s, vexpress-a9, -m %sM, %s, series %s\n", d["kernel_version"], ram, d["date"], applied ? "applied" : "NOT applied"
@@ -242,7 +242,7 @@ END {
 	printf "]},\n  \"min_ram\": {" > json
 	for (j = 1; j <= 2; j++) {
 		v = (j == 1) ? "base" : "tiny"
-		printf "%s%s: {\"mib\": %s, \"status\": %s, \"step_mib\": %s, \"unstable\": [", (j > 1 ? ", " : ""), jstr(v), jnum(d[v ".min_ram_mib"]), jstr(d[v ".min_ram_status"]), jnum(d[v ".min_ram_step"]) > json
+		printf "%s%s: {\"kib\": %s, \"mib\": %s, \"clients\": %s, \"status\": %s, \"step_kib\": %s, \"unstable\": [", (j > 1 ? ", " : ""), jstr(v), jnum(d[v ".min_ram_k"]), (d[v ".min_ram_k"] == "" ? "null" : sprintf("%.4f", d[v ".min_ram_k"] / 1024)), jnum(d["min_clients"]), jstr(d[v ".min_ram_status"]), jnum(d[v ".min_ram_step_k"]) > json
 		n = split(d[v ".min_ram_unstable"], a, " "); for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? ", " : ""), jnum(a[i]) > json
 		printf "], \"probes\": [" > json
 		n = split(d[v ".min_ram_probes"], a, " "); for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? ", " : ""), jstr(a[i]) > json

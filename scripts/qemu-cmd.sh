@@ -5,7 +5,8 @@
 #
 # Inputs (environment, all optional):
 #   VARIANT      tiny | base                     (default tiny)
-#   RAM          guest RAM in MiB                (default 32)
+#   RAM          guest RAM in MiB, or in KiB with a K suffix (6920K)
+#                                                (default 32)
 #   PORT         host port forwarded from 127.0.0.1 to the guest (default 8080)
 #   GUEST_PORT   guest TCP port                  (default 80)
 #   KERNEL       kernel image   (default images/$VARIANT/uImage)
@@ -36,7 +37,8 @@ qemu_cmd() {
 		fi
 	done
 
-	QEMU_ARGS=(qemu-system-arm -M vexpress-a9 -m "${ram}M"
+	case $ram in *K) ;; *) ram=${ram}M ;; esac
+	QEMU_ARGS=(qemu-system-arm -M vexpress-a9 -m "$ram"
 		-nographic -no-reboot -audiodev none,id=snd0
 		-kernel "$kernel" -initrd "$initrd" -dtb "$dtb"
 		-nic "user,model=lan9118,hostfwd=tcp:127.0.0.1:${port}-:${gport}")

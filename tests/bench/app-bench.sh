@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks of the server in the guest under QEMU (reported, not tests).
 #   tests/bench/app-bench.sh [all|buf|thru|rps|rss]
-# buf   read/write throughput for several RW_BUF_SIZE builds (srv_sendfile=off)
+# buf   read/write buffer sizes on the tiny kernel (srv_rwbuf): server CPU per
+#       MiB, throughput, and free RAM while a body is in flight and at rest
 # thru  sendfile on base vs read/write fallback (tiny kernel, and base with
 #       srv_sendfile=off), median of RUNS fetches of test.bin
 # rps   requests per second for hello.txt, keep-alive, N requests per run
@@ -82,16 +83,29 @@ stats_cpu() {
 	grep -o 'stats:.*CPU [0-9]*' "$QEMU_LOG" | tail -n1 | grep -o '[0-9]*$'
 }
 
+# Free RAM (KiB) from a new "stats" line: "now" or "lowest" since the last.
+stats_free() {
+	local n
+	n=$(grep -c 'stats:' "$QEMU_LOG")
+	qemu_send stats
+	for _ in $(seq 100); do
+		[ "$(grep -c 'stats:' "$QEMU_LOG")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	grep 'stats:' "$QEMU_LOG" | tail -n1 | tr -d '\r' |
+		sed -n "s/.*KiB total, \([0-9]*\) KiB free, lowest \([0-9]*\) KiB free.*/\1 \2/p" |
+		awk -v w="$1" '{print (w == "now") ? $1 : $2}'
+}
+
 bench_buf() {
-	local sizes=${BUF_SIZES:-"4096 8192 16384 32768 65536 131072"} s dir
-	echo "== read/write buffer size (base kernel, srv_sendfile=off), MB/s median of $RUNS"
+	local sizes=${BUF_SIZES:-"4096 8192 16384 32768 65536"} s rest busy
+	echo "== read/write buffer (tiny kernel, srv_rwbuf): CPU ms/MiB and MB/s median of $RUNS;"
+	echo "   free RAM at rest after serving, and lowest while serving (KiB)"
 	for s in $sizes; do
-		dir=$TOP/build/app/bench/buf$s
-		make -s -C "$TOP/app" O="$dir" TARGET=arm EXTRA_CFLAGS="-DRW_BUF_SIZE=$s" >/dev/null || return 1
-		"$TOP/scripts/initramfs-list.sh" board "$dir/init" "$SRV" >"$dir/list"
-		"$TOP/scripts/mk-initramfs.sh" "$dir/list" "$dir/initramfs" >/dev/null || return 1
-		VARIANT=base INITRD=$dir/initramfs.uInitrd boot "buf$s" srv_sendfile=off || return 1
-		echo "RW_BUF_SIZE=$s: $(throughput) MB/s, $(cpu_per_mib) CPU ms/MiB"
+		VARIANT=tiny boot "buf$s" "srv_rwbuf=$s" || return 1
+		stats_free now >/dev/null
+		echo "srv_rwbuf=$s: $(cpu_per_mib) CPU ms/MiB, $(throughput) MB/s," \
+			"lowest free while serving $(stats_free lowest), free at rest $(stats_free now)"
 		halt
 	done
 }

@@ -13,7 +13,7 @@ top = {"schema": str, "date": str, "kernel_version": str, "series_applied": bool
 bad = [k for k, t in top.items() if k not in d or not isinstance(d[k], t)]
 figures = ["vmlinux_text", "vmlinux_data", "vmlinux_bss", "image", "zimage", "uimage",
            "initramfs", "mem_available_k", "code_k", "rwdata_k", "rodata_k", "init_k",
-           "bss_k", "reserved_k", "app_total_k", "app_free_k", "app_after_free_k", "min_ram_mib"]
+           "bss_k", "reserved_k", "app_total_k", "app_free_k", "app_after_free_k", "min_ram_k"]
 fkeys = ["label", "unit", "better", "base", "tiny", "base_runs", "tiny_runs", "stable",
          "saving", "saving_min", "saving_max", "saving_pct", "note"]
 for f in figures:
@@ -26,12 +26,12 @@ for k in ["line", "total_line", "add", "remove", "grow", "shrink", "up", "down",
     if k not in d.get("bloat_o_meter", {}):
         bad.append("bloat_o_meter." + k)
 for v in ["base", "tiny"]:
-    for k in ["mib", "status", "step_mib", "unstable", "probes"]:
+    for k in ["kib", "mib", "clients", "status", "step_kib", "unstable", "probes"]:
         if k not in d.get("min_ram", {}).get(v, {}):
             bad.append("min_ram.%s.%s" % (v, k))
     if v not in d.get("config_sha256", {}):
         bad.append("config_sha256." + v)
-for t in ["bloat_removed_bytes", "free_ram_after_boot_kib", "tiny_min_ram_mib"]:
+for t in ["bloat_removed_bytes", "free_ram_after_boot_kib", "tiny_min_ram_kib"]:
     for k in ["label", "target", "value", "met"]:
         if k not in d.get("targets", {}).get(t, {}):
             bad.append("targets.%s.%s" % (t, k))
