@@ -84,9 +84,12 @@ void board_banner(const struct srv_config *cfg, int sendfile_errno)
 
 _Noreturn void board_end(int status)
 {
-	if (!board_is_init())
+	if (!board_is_init()) {
+		log_drain(2000);
 		exit(status);
+	}
 	log_msg("powering off (status %d)", status);
+	log_drain(2000);
 	sync();
 	if (reboot(RB_POWER_OFF) != 0)
 		log_msg("reboot(RB_POWER_OFF): %s; halting here", strerror(errno));

@@ -17,6 +17,7 @@ int main(int argc, char **argv)
 		board_end(2);
 	if (board_setup() != 0)
 		board_end(1);
+	log_init();
 	probe = board_probe_sendfile();
 	board_banner(&cfg, probe);
 	if (server_open(&srv, &cfg, probe) != 0)
