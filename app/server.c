@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -23,6 +24,8 @@ _Static_assert(CONN_FREE == 0, "zeroed slots must be free");
 #define WIND_DOWN_MS 2000
 #define RAM_SAMPLE_MS 20   /* sysinfo at most this often */
 #define RAM_WAIT_MS 100    /* recheck free RAM this often while it is low */
+#define BACKOFF_MIN_MS 50  /* accept4 or poll failed: wait, then double */
+#define BACKOFF_MAX_MS 2000
 
 static int open_listener(const struct srv_config *cfg)
 {
@@ -125,6 +128,8 @@ int server_open(struct server *s, const struct srv_config *cfg,
 		  !cfg->sendfile);
 	s->answered = 0;
 	s->live = 0;
+	s->accept_paused_until = 0;
+	s->accept_backoff_ms = BACKOFF_MIN_MS;
 	s->ram_at_ms = 0;
 	s->low_free_k = (unsigned long long)-1;
 	sample_ram(s, clock_ms());
@@ -195,11 +200,23 @@ static struct conn *free_slot(struct server *s)
 /* May the server take another connection now? Below the bound, and, while
  * it serves anyone, with SERVER_RAM_RESERVE_K free: the clients past that
  * wait in the listen backlog. With no connection it always takes one. */
-static bool can_accept(const struct server *s)
+static bool can_accept(const struct server *s, long long now)
 {
-	if (s->live >= s->max_conns)
+	if (s->live >= s->max_conns || now < s->accept_paused_until)
 		return false;
 	return s->live == 0 || s->ram.free_k >= SERVER_RAM_RESERVE_K;
+}
+
+/* accept4 failed with something other than "nothing pending" (EMFILE,
+ * ENFILE, ENOMEM, ENOBUFS...): the listener stays readable, so polling it
+ * again at once would spin. Rest it, longer each time, until a connection
+ * closes or an accept succeeds. */
+static void accept_failed(struct server *s, int err)
+{
+	log_msg("accept: %s (listener rests %d ms)", strerror(err), s->accept_backoff_ms);
+	s->accept_paused_until = clock_ms() + s->accept_backoff_ms;
+	if (s->accept_backoff_ms < BACKOFF_MAX_MS)
+		s->accept_backoff_ms *= 2;
 }
 
 /* Accept what is pending while there is room. */
@@ -207,7 +224,7 @@ static void accept_all(struct server *s, short *want)
 {
 	struct conn_env env = env_now(s);
 
-	while (can_accept(s)) {
+	while (can_accept(s, env.now_ms)) {
 		struct sockaddr_in peer = { 0 };
 		socklen_t len = sizeof(peer);
 		char ip[INET_ADDRSTRLEN], name[48];
@@ -217,9 +234,10 @@ static void accept_all(struct server *s, short *want)
 		if (fd < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 			    errno != ECONNABORTED)
-				log_msg("accept: %s", strerror(errno));
+				accept_failed(s, errno);
 			return;
 		}
+		s->accept_backoff_ms = BACKOFF_MIN_MS;
 		if (!inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
 			snprintf(ip, sizeof(ip), "?");
 		snprintf(name, sizeof(name), "%s:%u", ip, (unsigned)ntohs(peer.sin_port));
@@ -237,10 +255,12 @@ static void drop(struct server *s, struct conn *c, const char *why)
 {
 	conn_close(c, why, &s->answered);
 	s->live--;
+	s->accept_paused_until = 0; /* a descriptor and a slot are free again */
 }
 
-/* Fill fds: console, listener (when serving), connections (conn index in
- * owner, -1/-2 for console/listener). Returns the count. */
+/* Fill fds: console, listener (when serving), the log's stderr while lines
+ * wait, connections (conn index in owner, -1/-2/-3 for console, listener,
+ * log). Returns the count. */
 static nfds_t build_pollset(struct server *s, struct pollfd *fds, int *owner,
 			    const short *want, bool serving)
 {
@@ -250,9 +270,13 @@ static nfds_t build_pollset(struct server *s, struct pollfd *fds, int *owner,
 		fds[n] = (struct pollfd){ .fd = s->console.fd, .events = POLLIN };
 		owner[n++] = -1;
 	}
-	if (serving && can_accept(s)) {
+	if (serving && can_accept(s, clock_ms())) {
 		fds[n] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
 		owner[n++] = -2;
+	}
+	if (log_pending()) {
+		fds[n] = (struct pollfd){ .fd = STDERR_FILENO, .events = POLLOUT };
+		owner[n++] = -3;
 	}
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
 		if (s->conns[i].state == CONN_FREE)
@@ -269,8 +293,11 @@ static int poll_timeout(const struct server *s, long long now)
 {
 	long long best = -1;
 
-	if (s->live < s->max_conns && !can_accept(s))
-		best = RAM_WAIT_MS;
+	if (s->live < s->max_conns && !can_accept(s, now))
+		best = now < s->accept_paused_until ? s->accept_paused_until - now
+						    : RAM_WAIT_MS;
+	if (log_pending() && (best < 0 || best > LOG_REPEAT_MS))
+		best = LOG_REPEAT_MS;
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
 		long long d;
 
@@ -357,6 +384,8 @@ static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
 			}
 		} else if (owner[k] == -2) {
 			accept_all(s, want);
+		} else if (owner[k] == -3) {
+			log_flush(clock_ms());
 		} else if (s->conns[owner[k]].state != CONN_FREE) {
 			run_conn(s, (size_t)owner[k], want);
 		}
@@ -390,21 +419,44 @@ static void wind_down(struct server *s)
 		c->deadline_ms = end;
 	}
 	while (s->live > 0) {
-		struct pollfd fds[SERVER_MAX_CONNS + 2];
-		int owner[SERVER_MAX_CONNS + 2];
+		struct pollfd fds[SERVER_MAX_CONNS + 3];
+		int owner[SERVER_MAX_CONNS + 3];
 		nfds_t n;
 
 		n = build_pollset(s, fds, owner, want, false);
 		if (poll(fds, n, poll_timeout(s, clock_ms())) < 0 && errno != EINTR)
 			break;
 		expire(s, want);
-		for (nfds_t k = 0; k < n; k++)
-			if (fds[k].revents && s->conns[owner[k]].state != CONN_FREE)
+		for (nfds_t k = 0; k < n; k++) {
+			if (fds[k].revents && owner[k] == -3)
+				log_flush(clock_ms());
+			else if (fds[k].revents && owner[k] >= 0 &&
+				 s->conns[owner[k]].state != CONN_FREE)
 				run_conn(s, (size_t)owner[k], want);
+		}
 	}
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++)
 		if (s->conns[i].state != CONN_FREE)
 			drop(s, &s->conns[i], NULL);
+}
+
+/* poll() failed: ENOMEM (and EAGAIN) pass, so wait and go on, longer each
+ * time; anything else is a bug here (EBADF, EFAULT, EINVAL): fatal. */
+static bool poll_transient(int err, int *backoff_ms)
+{
+	struct timespec ts;
+
+	log_msg("poll: %s%s", strerror(err),
+		err == ENOMEM || err == EAGAIN ? ", retrying" : "");
+	if (err != ENOMEM && err != EAGAIN)
+		return false;
+	ts.tv_sec = *backoff_ms / 1000;
+	ts.tv_nsec = (long)(*backoff_ms % 1000) * 1000000L;
+	if (nanosleep(&ts, NULL) != 0 && errno != EINTR)
+		log_msg("nanosleep: %s", strerror(errno));
+	if (*backoff_ms < BACKOFF_MAX_MS)
+		*backoff_ms *= 2;
+	return true;
 }
 
 static bool bodies_in_flight(const struct server *s)
@@ -420,22 +472,30 @@ enum server_end server_run(struct server *s)
 	short want[SERVER_MAX_CONNS] = { 0 };
 	enum server_end end = SERVER_FATAL;
 
+	int backoff = BACKOFF_MIN_MS;
+
 	for (;;) {
-		struct pollfd fds[SERVER_MAX_CONNS + 2];
-		int owner[SERVER_MAX_CONNS + 2];
+		struct pollfd fds[SERVER_MAX_CONNS + 3];
+		int owner[SERVER_MAX_CONNS + 3];
 		nfds_t n = build_pollset(s, fds, owner, want, true);
 		int r = poll(fds, n, poll_timeout(s, clock_ms()));
 
-		if (r < 0 && errno != EINTR) {
-			log_msg("poll: %s", strerror(errno));
+		if (r < 0 && errno != EINTR && !poll_transient(errno, &backoff))
 			break;
-		}
+		if (r >= 0)
+			backoff = BACKOFF_MIN_MS;
 		if (r > 0 && dispatch(s, fds, n, owner, want, &end))
 			break;
 		expire(s, want);
+		if (limit_reached(s)) {
+			log_msg("served %lu requests: limit reached", s->answered);
+			end = SERVER_MAX_REQUESTS;
+			break;
+		}
 		if (!bodies_in_flight(s))
 			xfer_release(&s->xfer);
 		sample_ram(s, clock_ms());
+		log_flush(clock_ms());
 	}
 	wind_down(s);
 	return end;

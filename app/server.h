@@ -33,6 +33,8 @@ struct server {
 	struct console console;
 	unsigned long answered;
 	size_t live;
+	long long accept_paused_until; /* accept4 failed: listener rests */
+	int accept_backoff_ms;
 	struct board_ram ram;       /* the last sysinfo sample */
 	long long ram_at_ms;        /* when it was taken */
 	unsigned long long low_free_k; /* lowest free RAM since the last stats */
