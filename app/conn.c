@@ -35,6 +35,7 @@ void conn_open(struct conn *c, int fd, const char *peer,
 	c->deadline_ms = env->now_ms + env->timeout_ms;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
 	c->in_len = 0;
+	c->scanned = 0;
 	c->out_len = c->out_sent = c->head_len = 0;
 	c->job.file_fd = -1;
 	c->status = 0;
@@ -177,6 +178,7 @@ static void start_response(struct conn *c, const struct conn_env *env, int st,
 		memmove(c->in, c->in + consumed, c->in_len - consumed);
 		c->in_len -= consumed;
 	}
+	c->scanned = 0; /* what follows (a pipelined request) is new */
 	if (c->out_len == 0)
 		set_error(c, 500, false, 0);
 	c->state = CONN_HEAD;
@@ -188,13 +190,16 @@ static int step_read(struct conn *c, const struct conn_env *env)
 {
 	struct http_request req;
 	size_t consumed = 0;
-	int st = c->in_len ? http_parse(c->in, c->in_len, &req, &consumed) : 0;
+	int st = 0;
 	ssize_t n;
 
+	if (c->in_len > 0 && http_head_ready(c->in, c->in_len, c->scanned))
+		st = http_parse(c->in, c->in_len, &req, &consumed);
 	if (st != 0) {
 		start_response(c, env, st, &req, consumed);
 		return STEP_NEXT;
 	}
+	c->scanned = c->in_len;
 	n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, 0);
 	if (n < 0)
 		return errno == EINTR ? STEP_NEXT
@@ -217,7 +222,10 @@ static int finish(struct conn *c, const struct conn_env *env,
 	c->deadline_ms = env->now_ms + env->timeout_ms;
 	if (c->keep_alive) {
 		c->state = CONN_READ;
-		return STEP_NEXT;
+		/* One response per turn: a pipelined request waits for the next
+		 * turn (POLLOUT comes at once), so one client cannot keep the
+		 * others waiting, and the server sees each answer counted. */
+		return c->in_len > 0 ? POLLOUT : STEP_NEXT;
 	}
 	/* Half-close and read what the client still sends, so our last bytes
 	 * are not destroyed by a reset when we close with unread input. */

@@ -33,6 +33,7 @@ struct conn {
 	char peer[48];              /* "a.b.c.d:port" */
 	char in[HTTP_HEAD_MAX];
 	size_t in_len;
+	size_t scanned;             /* in[0..scanned) held no complete head */
 	char out[CONN_OUT_MAX];
 	size_t out_len, out_sent, head_len;
 	struct xfer_job job;        /* job.file_fd < 0: no file body */

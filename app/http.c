@@ -143,7 +143,7 @@ static void apply_header(const char *name, size_t nn, const char *v, size_t vn,
 		   (name_is(name, nn, "content-length") &&
 		    !(vn == 1 && v[0] == '0'))) {
 		/* A request body we do not read: answer, then close. */
-		req->keep_alive = false;
+		req->has_body = true;
 	}
 }
 
@@ -209,5 +209,25 @@ int http_parse(const char *buf, size_t len, struct http_request *req,
 	if (st != 0)
 		return st;
 	st = parse_headers(buf, lf + 1, head, req);
+	if (req->has_body)
+		req->keep_alive = false; /* a later Connection: keep-alive cannot undo it */
 	return st != 0 ? st : 1;
+}
+
+bool http_head_ready(const char *buf, size_t len, size_t scanned)
+{
+	size_t from = scanned > 2 ? scanned - 2 : 0;
+
+	if (len >= HTTP_HEAD_MAX)
+		return true;
+	if (len >= HTTP_LINE_MAX && scanned < HTTP_LINE_MAX &&
+	    !memchr(buf, '\n', HTTP_LINE_MAX))
+		return true;
+	/* An empty line ends with "\n\n" or "\n\r\n": its last LF is new. */
+	for (size_t i = find_lf(buf, from, len); i < len; i = find_lf(buf, i + 1, len)) {
+		if (i >= scanned && i >= 1 &&
+		    (buf[i - 1] == '\n' || (i >= 2 && buf[i - 1] == '\r' && buf[i - 2] == '\n')))
+			return true;
+	}
+	return false;
 }

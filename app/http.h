@@ -20,6 +20,10 @@ struct http_request {
 	char range[HTTP_RANGE_MAX];  /* Range value when has_range */
 	bool has_range;
 	bool range_too_long;         /* a Range header too long to be sane */
+	bool has_body;               /* Content-Length > 0 or Transfer-Encoding:
+	                              * a body we do not read, so the connection
+	                              * closes after the answer, whatever a
+	                              * Connection header says */
 	bool keep_alive;
 };
 
@@ -30,5 +34,12 @@ struct http_request {
  * when it returns 1 (the next pipelined request starts there). */
 int http_parse(const char *buf, size_t len, struct http_request *req,
 	       size_t *consumed);
+
+/* Is it worth parsing buf (len bytes) now, when buf[0..scanned) was seen
+ * before and did not hold a complete head? True when the end of the head
+ * (an empty line) lies in the new bytes, or the limits are reached (the
+ * parser then answers 414/431). So a head dribbled in byte by byte is
+ * scanned once, not once per byte. */
+bool http_head_ready(const char *buf, size_t len, size_t scanned);
 
 #endif
