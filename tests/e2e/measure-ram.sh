@@ -18,6 +18,7 @@ out=$tmp/measure-ram
 make -C "$TOP" -s board AUDIT=1 >"$tmp/make-audit.log" 2>&1 || cat "$tmp/make-audit.log"
 AUDIT=1 MEASURE_OUT=$out MEASURE_WORK=$tmp/work MEASURE_LOGS=measure-test \
 	MEASURE_SERVES=1 MEASURE_MIN_LO=6 MEASURE_MIN_HI=8 MEASURE_MIN_FINE=0 \
+	MEASURE_MIN_CLIENTS=4 MEASURE_LOAD_CLIENTS=2 MEASURE_SERVE_MINRAM= \
 	"$TOP/scripts/measure-ram.sh" >"$tmp/term" 2>&1
 rc=$?
 cat "$tmp/term"
@@ -62,4 +63,9 @@ check "measure-ram, AUDIT=1: reports the audit fragment's options and bloat-o-me
 check "measure-ram, AUDIT=1: the audit board served at the same -m" [ "$(pyq "d['audit']['served']")" = True ]
 check "measure-ram, AUDIT=1: the Markdown report has the audit section" \
 	grep -q '^## The audit fragment on top of tiny' "$out.md"
+check "measure-ram: the serving table has all four ways" \
+	[ "$(pyq "d['serving']['ways'] == ['base-sendfile', 'tiny-read', 'tiny-mmap', 'tiny-read64k']")" = True ]
+check "measure-ram: each way served 2 clients at once on both boots" \
+	[ "$(pyq "all(isinstance(v, int) and v > 0 for w in d['serving']['ways'] for v in d['serving']['rows']['load_low_free_k']['values'][w])")" = True ]
+check "measure-ram: the serving section is in the Markdown report" grep -q '^## What each way of serving costs' "$out.md"
 check "measure-ram: images/measure-ram.* left alone by the test" bash -c "! grep -q 'images/measure-ram' '$tmp/term'"
