@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo "1..29"
+echo "1..32"
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 
@@ -123,3 +123,22 @@ out=$(
 check "dribble: a head sent byte by byte is answered" grep -q 'hello from the board' <<<"$out"
 check "dribble: one request logged" [ "$(log_count 'GET /hello.txt 200')" = 1 ]
 app_stop
+
+# 9. Wind-down while a response is in flight: a client that reads nothing
+# holds a 2 MiB body; poweroff on the console ends the server (bounded)
+# and logs that response as aborted.
+fifo2=$APP_TMP/stdin
+mkfifo "$fifo2"
+exec 7<>"$fifo2"
+APP_STDIN=$fifo2 app_start winddown -- -b 4096 || not_ok "winddown: start"
+exec 9<>"/dev/tcp/127.0.0.1/$APP_PORT"
+printf 'GET /test.bin HTTP/1.1\r\nHost: x\r\n\r\n' >&9
+sleep 0.5
+echo poweroff >&7
+app_wait_exit 10
+check "winddown: poweroff with a body in flight ends the server (status $APP_RC)" [ "$APP_RC" = 0 ]
+check "winddown: that response is logged as aborted: shutting down" \
+	grep -q 'GET /test.bin 200 [0-9]* [a-z/]* aborted: shutting down' "$APP_LOG"
+check "winddown: fewer bytes than the body were sent" \
+	bash -c "! grep -q 'GET /test.bin 200 $(stat -c %s "$APP_ROOT/test.bin") ' '$APP_LOG'"
+exec 9>&- 9<&- 7>&- 7<&-

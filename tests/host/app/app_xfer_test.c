@@ -23,6 +23,7 @@ static long long wrap_budget;   /* bytes the real sendfile may still move */
 static int wrap_errno;          /* error once the budget is spent */
 static int wrap_every_eintr;    /* every Nth call fails with EINTR first */
 static int wrap_calls;
+static int wrap_pretend;        /* sendfile "moves" every byte asked, no I/O */
 static int wrap_mmap_errno;     /* file mappings fail with this, 0: they work */
 static int wrap_file_maps;      /* file mappings made */
 
@@ -49,6 +50,10 @@ ssize_t __wrap_sendfile(int out, int in, off_t *off, size_t n)
 	ssize_t r;
 
 	wrap_calls++;
+	if (wrap_pretend) {
+		*off += (off_t)n;
+		return (ssize_t)n;
+	}
 	if (wrap_every_eintr && wrap_calls % wrap_every_eintr == 0) {
 		errno = EINTR;
 		return -1;
@@ -124,6 +129,7 @@ static void wrap_set(long long budget, int err, int eintr)
 	wrap_calls = 0;
 	wrap_mmap_errno = 0;
 	wrap_file_maps = 0;
+	wrap_pretend = 0;
 }
 
 static struct xfer_ctx ctx(size_t bufsz, bool mmap_fallback)
@@ -204,6 +210,24 @@ static void case_peer_gone(int fd)
 	close(sv[1]);
 	TAP(xfer_run(&x, &j, sv[0]) == XFER_FAIL, "xfer: peer gone (EPIPE) fails the job only");
 	close(sv[0]);
+}
+
+/* One xfer_run() call moves at most XFER_BUDGET bytes, however much the
+ * socket would take, so one fast client cannot keep the loop from others. */
+static void case_budget(int fd)
+{
+	struct xfer_ctx x = ctx(16384, false);
+	struct xfer_job j = job(fd, 0, 3 * XFER_BUDGET);
+	enum xfer_status st;
+
+	wrap_set(0, ENOSYS, 0);
+	wrap_pretend = 1;
+	st = xfer_run(&x, &j, -1);
+	TAP(st == XFER_AGAIN && j.left == 2 * XFER_BUDGET,
+	    "xfer: one turn moves XFER_BUDGET bytes, then yields (%lld left)", (long long)j.left);
+	st = xfer_run(&x, &j, -1);
+	TAP(st == XFER_AGAIN && j.left == XFER_BUDGET, "xfer: the next turn moves the next budget");
+	wrap_pretend = 0;
 }
 
 /* srv_fallback=mmap: sendfile moves part, answers ENOSYS, and send() from
@@ -302,6 +326,7 @@ int main(void)
 	case_enosys_remembered(fd);
 	case_range_and_eintr(fd);
 	case_peer_gone(fd);
+	case_budget(fd);
 	case_mmap_after_enosys(fd);
 	case_mmap_range(fd);
 	case_mmap_refused(fd);
