@@ -8,7 +8,9 @@
 #   app-lint       cppcheck + clang-tidy (default checks) over app/; the one
 #                  check turned off asks for C11 Annex K *_s functions, which
 #                  neither musl nor glibc provide
-#   fuzz           libFuzzer on the request parser, bounded (FUZZ_TIME s)
+#   fuzz           libFuzzer on the request parser, bounded (FUZZ_TIME s);
+#                  tests/host/app-fuzz.sh runs it in make test
+#   fuzz-build     only build the fuzz target
 #   app-bench      benchmark in QEMU, reported not tested (needs images/)
 TOP ?= $(CURDIR)
 
@@ -26,7 +28,7 @@ FUZZ_TIME ?= 30
 FUZZ_CC ?= clang
 APP_FUZZ_SRCS := $(addprefix $(TOP)/app/,http.c path.c range.c log.c)
 
-.PHONY: app-arm app-host app-test-host app-test-bins app-lint fuzz app-bench app-clean
+.PHONY: app-arm app-host app-test-host app-test-bins app-lint fuzz fuzz-build app-bench app-clean
 
 app-arm:
 	$(MAKE) -C $(TOP)/app O=$(APP_BUILD)/arm TARGET=arm
@@ -80,6 +82,8 @@ $(APP_FUZZ)/fuzz_http: $(TOP)/tests/fuzz/app_fuzz_http.c $(APP_FUZZ_SRCS) $(wild
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -I$(TOP)/app \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $< $(APP_FUZZ_SRCS)
+
+fuzz-build: $(APP_FUZZ)/fuzz_http
 
 # New inputs go to build/, the seed corpus in tests/fuzz/corpus stays as is.
 fuzz: $(APP_FUZZ)/fuzz_http

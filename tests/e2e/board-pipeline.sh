@@ -3,6 +3,8 @@
 # the patch's name and leaves no half-patched tree; the defconfig canonical
 # check rejects a defconfig that olddefconfig would change; a no-change
 # rebuild does no work; a rebuild in another folder is byte-identical.
+# The rebuild in another folder is a whole kernel build:
+# timeout: 1800
 . "$(dirname "$0")/../lib.sh"
 work=$TOP/build/test-pipeline
 rm -rf "$work"

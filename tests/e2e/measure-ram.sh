@@ -7,7 +7,9 @@
 # figures from two boots each and a smallest -m, and the report says plainly
 # whether the series is applied (a saving when it is, 0 and a warning when not).
 # With AUDIT=1 the audit board's section is there too.
+# timeout: 1800
 . "$(dirname "$0")/../lib.sh"
+echo 1..28
 . "$TOP/tests/e2e/measure-lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-e2e.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -16,6 +18,10 @@ out=$tmp/measure-ram
 # AUDIT=1: the audit board too (built here if tests/e2e/audit-board.sh
 # has not built it yet).
 make -C "$TOP" -s board AUDIT=1 >"$tmp/make-audit.log" 2>&1 || cat "$tmp/make-audit.log"
+# The report in images/ and the README's figures must not change: their
+# checksums (and which of them exist) before and after.
+kept() { (cd "$TOP" && sha256sum README.md images/measure-ram.* 2>/dev/null); }
+kept >"$tmp/kept.before"
 AUDIT=1 MEASURE_OUT=$out MEASURE_WORK=$tmp/work MEASURE_LOGS=measure-test \
 	MEASURE_SERVES=1 MEASURE_MIN_LO=6 MEASURE_MIN_HI=8 MEASURE_MIN_FINE=0 \
 	MEASURE_MIN_CLIENTS=4 MEASURE_LOAD_CLIENTS=2 MEASURE_SERVE_MINRAM= \
@@ -43,10 +49,14 @@ for v in base tiny; do
 	check "measure-ram: $v: consoles kept in build/logs/qemu" test -s "$TOP/build/logs/qemu/measure-test-$v-run2.log"
 done
 
-# What the guard said about the configs this run measured.
+# What the guard said about the configs this run measured: it must have
+# said it (true or false), and the JSON must say the same.
 applied=$(sed -n 's/^series_applied=//p' "$tmp/work/config.env" 2>/dev/null)
-check "measure-ram: series_applied in the JSON matches the config guard ($applied)" \
-	[ "$(pyq "str(d['series_applied']).lower()")" = "$applied" ]
+check "measure-ram: the config guard wrote series_applied=true|false (got '${applied}')" \
+	[ "$applied" = true -o "$applied" = false ]
+got=$(pyq "str(d['series_applied']).lower()")
+check "measure-ram: series_applied in the JSON matches the config guard (JSON '$got', guard '$applied')" \
+	[ -n "$applied" -a "$got" = "$applied" ]
 if [ "$applied" = true ]; then
 	check "measure-ram, series applied: bloat-o-meter shows bytes removed" [ "$(pyq "d['bloat_o_meter']['delta'] < 0")" = True ]
 	check "measure-ram, series applied: vmlinux text is smaller on tiny" [ "$(pyq "d['figures']['vmlinux_text']['saving'] > 0")" = True ]
@@ -57,6 +67,8 @@ else
 	check "measure-ram, series not applied: prints no saving (all sizes 0)" \
 		[ "$(pyq "all(d['figures'][k]['saving'] == 0 for k in ('vmlinux_text', 'image', 'zimage'))")" = True ]
 	check "measure-ram, series not applied: bloat-o-meter delta 0" [ "$(pyq "d['bloat_o_meter']['delta']")" = 0 ]
+	check "measure-ram, series not applied: names no removed function" \
+		[ "$(pyq "len(d['bloat_o_meter']['largest_removed']) == 0")" = True ]
 fi
 check "measure-ram, AUDIT=1: reports the audit fragment's options and bloat-o-meter saving" \
 	[ "$(pyq "len(d['audit']['options']) > 0 and d['audit']['bloat_delta'] < 0")" = True ]
@@ -68,4 +80,7 @@ check "measure-ram: the serving table has all four ways" \
 check "measure-ram: each way served 2 clients at once on both boots" \
 	[ "$(pyq "all(isinstance(v, int) and v > 0 for w in d['serving']['ways'] for v in d['serving']['rows']['load_low_free_k']['values'][w])")" = True ]
 check "measure-ram: the serving section is in the Markdown report" grep -q '^## What each way of serving costs' "$out.md"
-check "measure-ram: images/measure-ram.* left alone by the test" bash -c "! grep -q 'images/measure-ram' '$tmp/term'"
+kept >"$tmp/kept.after"
+check "measure-ram: images/measure-ram.* and README.md left alone (same files, same sha256)" \
+	cmp -s "$tmp/kept.before" "$tmp/kept.after"
+diff "$tmp/kept.before" "$tmp/kept.after" | sed 's/^/# /'

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Bad input gets a clear 4xx and a log line, and the server keeps serving;
 # nothing outside the served folder is ever read.
+# timeout: 300
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
+echo 1..26
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 app_start bad || { not_ok "app: server starts"; exit 1; }
@@ -33,15 +35,39 @@ cases=(
 	"absolute path stays inside|GET //etc/passwd HTTP/1.1\r\n\r\n|404"
 	"malformed range|GET /hello.txt HTTP/1.1\r\nRange: bytes=x-y\r\n\r\n|416"
 )
+# Each answer is kept whole (head and body) in $resp, to check what the
+# server really sent, not what it logged.
+resp=$APP_TMP/responses
+mkdir -p "$resp"
+i=0
+ends=
 for c in "${cases[@]}"; do
 	IFS='|' read -r name req want <<<"$c"
-	got=$(raw_status "$req")
+	i=$((i + 1))
+	# shellcheck disable=SC2059
+	r=$(printf "$req" | client raw --one --wait 5 --out "$resp/$i")
+	got=$(kv status "$r")
+	ends+=" $(kv end "$r")"
 	check "app: bad input: $name answers $want (got ${got:-nothing})" [ "$got" = "$want" ]
 done
 # A raw NUL byte inside the request line.
-got=$(printf 'GET /hello.txt\0 HTTP/1.1\r\n\r\n' | { exec 3<>"/dev/tcp/127.0.0.1/$APP_PORT"; cat >&3; timeout 5 cat <&3; } | status)
+r=$(printf 'GET /hello.txt\0 HTTP/1.1\r\n\r\n' | client raw --one --wait 5 --out "$resp/nul")
+got=$(kv status "$r")
 check "app: bad input: raw NUL byte answers 400 (got ${got:-nothing})" [ "$got" = 400 ]
-check "app: nothing outside the folder was served" bash -c "! grep -rq 'secret outside' '$APP_TMP'/*.log"
+# Through each way out of the folder (symlinks, .., encoded ..), the file
+# outside must not come back in any answer.
+for req in 'GET /escape.txt HTTP/1.1\r\n\r\n' 'GET /up/secret.txt HTTP/1.1\r\n\r\n' \
+	'GET /up/../secret.txt HTTP/1.1\r\n\r\n' 'GET /%%2e%%2e/secret.txt HTTP/1.1\r\n\r\n' \
+	'GET /escape.txt HTTP/1.1\r\nRange: bytes=0-5\r\n\r\n'; do
+	i=$((i + 1))
+	# shellcheck disable=SC2059
+	r=$(printf "$req" | client raw --one --wait 5 --out "$resp/$i")
+	ends+=" $(kv end "$r")"
+done
+check "app: nothing outside the folder was served: no answer holds the secret file's bytes" \
+	bash -c "! grep -rl 'secret outside' '$resp'"
+check "app: every answer above came complete (head and Content-Length body)" \
+	[ "$(tr ' ' '\n' <<<"$ends" | grep -c .) $(tr ' ' '\n' <<<"$ends" | grep -cx one)" = "$i $i" ]
 check "app: every bad request logged" [ "$(log_count ' (400|403|404|414|416|431|501|505) [0-9]+ ')" -ge 21 ]
-check "app: still serving after all that" [ "$(curl -sf "$(url hello.txt)")" = "hello from the board" ]
+check "app: still serving after all that" [ "$(curl -sf --max-time 30 "$(url hello.txt)")" = "hello from the board" ]
 check "app: server still alive" kill -0 "$APP_PID"

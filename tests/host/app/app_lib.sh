@@ -12,6 +12,10 @@
 #   app_stop              kill it if still running (also at exit)
 #   raw REQUEST           send bytes (printf format) on a fresh connection,
 #                         print the response (5 s max)
+#   client CMD ARGS...    tests/host/app/app_client.py on APP_PORT (raw
+#                         clients that time the server's closes, count body
+#                         bytes, hold connections open); prints key=value
+#   kv KEY LINE           the value of KEY= in such a line
 APP_BIN=$TOP/build/app/host/fileserver
 APP_TBIN=$TOP/build/app/test
 APP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/app-test.XXXXXX")
@@ -52,7 +56,7 @@ app_start() {
 		<"${APP_STDIN:-/dev/null}" >"$APP_LOG" 2>&1 &
 	APP_PID=$!
 	for _ in $(seq 100); do
-		grep -q '^fileserver: ready' "$APP_LOG" && return 0
+		grep -qs '^fileserver: ready' "$APP_LOG" && return 0
 		kill -0 "$APP_PID" 2>/dev/null || break
 		sleep 0.05
 	done
@@ -111,6 +115,16 @@ raw_status() {
 		timeout 5 head -n1 <&3
 	) | status
 }
+
+# The system's python3 when there is one: it starts in 30 ms, where a
+# version manager's shim can take 300.
+APP_PY=$(command -v /usr/bin/python3 || command -v python3)
+client() { "$APP_PY" "$TOP/tests/host/app/app_client.py" "$APP_PORT" "$@"; }
+
+kv() { sed -n "s/.*\\<$1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
+
+# lt A B: A < B for decimal numbers ("never" is never less).
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "never" && a + 0 < b + 0) }'; }
 
 # Count log lines matching an ERE.
 log_count() { grep -Ec -- "$1" "$APP_LOG"; }
