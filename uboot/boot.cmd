@@ -11,9 +11,11 @@ else
 	setenv bs_get 'load ${devtype} ${devnum}:${distro_bootpart} ${bs_addr} ${bs_file}'
 fi
 setenv bs_ok 1
-for bs_file in uImage uInitrd vexpress-tiny.dtb; do
+# The loop variable is a shell variable; bs_file (for bs_get) is in the
+# environment, which ${...} reads first, so the two need different names.
+for f in uImage uInitrd vexpress-tiny.dtb; do
 	if test "${bs_ok}" = "1"; then
-		setenv bs_file ${bs_file}
+		setenv bs_file ${f}
 		if test "${bs_file}" = "uImage"; then setenv bs_addr ${kernel_addr_r}; fi
 		if test "${bs_file}" = "uInitrd"; then setenv bs_addr ${ramdisk_addr_r}; fi
 		if test "${bs_file}" = "vexpress-tiny.dtb"; then setenv bs_addr ${fdt_addr_r}; fi
