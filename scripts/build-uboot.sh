@@ -3,12 +3,14 @@
 # vexpress_ca9x4_defconfig plus uboot/vexpress-tiny.fragment, checked to
 # hold, then u-boot.bin. Reproducible: SOURCE_DATE_EPOCH fixes the version
 # string's date and time, and the build uses relative paths. Run by
-# mk/uboot.mk only when the source or the fragment changed.
+# mk/uboot.mk only when the source or the fragment changed. UBOOT_OUT
+# builds elsewhere (the reproducibility test), UBOOT_LOG names its logs.
 set -eu
 . "$(dirname "$0")/lib.sh"
 src=$TOP/build/u-boot-src
-out=$TOP/build/u-boot
+out=${UBOOT_OUT:-$TOP/build/u-boot}
 frag=$TOP/uboot/vexpress-tiny.fragment
+log=${UBOOT_LOG:-uboot}
 [ -f "$src/.extracted" ] || die "$src missing: run scripts/extract-uboot.sh"
 
 export ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-
@@ -20,12 +22,12 @@ if command -v ccache >/dev/null 2>&1 && [ "${USE_CCACHE:-1}" = 1 ]; then
 fi
 
 mkdir -p "$out"
-phase configure uboot-configure sh -c '
+phase configure "$log-configure" sh -c '
 	"$@" vexpress_ca9x4_defconfig &&
 	"$0/scripts/kconfig/merge_config.sh" -m -O "'"$out"'" "'"$out"'/.config" "'"$frag"'" &&
 	"$@" olddefconfig' "$src" "${umake[@]}"
 "$TOP/scripts/config-holds.sh" "$out/.config" "$frag" ||
 	die "uboot/vexpress-tiny.fragment does not hold in $out/.config"
-phase build uboot-build "${umake[@]}" u-boot.bin
+phase build "$log-build" "${umake[@]}" u-boot.bin
 touch "$out/u-boot.bin"
-echo "  u-boot     build/u-boot/u-boot.bin $(stat -c %s "$out/u-boot.bin") B"
+echo "  u-boot     ${out#"$TOP"/}/u-boot.bin $(stat -c %s "$out/u-boot.bin") B"
