@@ -3,10 +3,12 @@
 #   deps -> extract -> patch -> configure -> build -> images -> boot -> measure
 #
 #   make board        build everything for both kernels (images/tiny, images/base)
-#   make run-arm      boot the board in QEMU (VARIANT=tiny|base RAM= PORT= DEBUG_SHELL=1)
+#   make run-arm      boot the board in QEMU (VARIANT=tiny|base RAM= PORT= DEBUG_SHELL=1
+#                     BOOT=direct|sd|tftp: QEMU's loader, or U-Boot from SD / over TFTP)
 #   make measure-ram  what compiling out splice saves: sizes and RAM, side by side
 #   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
 #   make audit        the syscalls init can make, and the Kconfig options it never needs
+#   make boot-bench   boot time to "ready": direct, U-Boot from SD, U-Boot over TFTP
 #
 # Variants, all from kernel/configs/vexpress_tiny_defconfig:
 #   tiny  the board as shipped (splice family compiled out once the series is in)
@@ -127,7 +129,7 @@ defconfig-update: $(PATCHED)
 	@scripts/defconfig-update.sh
 
 clean:
-	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs build/audit images
+	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs build/audit build/u-boot build/uboot images
 
 distclean:
 	rm -rf build images

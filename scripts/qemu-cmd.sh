@@ -13,35 +13,80 @@
 #   INITRD       initramfs      (default images/$VARIANT/uInitrd)
 #   DTB          device tree    (default images/$VARIANT/vexpress-tiny.dtb)
 #   BOOTARGS_EXTRA  words appended to the device tree's bootargs
+#   BOOT         direct | sd | tftp              (default direct)
+#     direct: QEMU loads KERNEL, INITRD and DTB itself (-kernel/-initrd/-dtb)
+#     sd:     QEMU starts U-Boot (UBOOT), which boots from the SD card
+#             image SDCARD (default images/$VARIANT/sdcard.img; QEMU writes
+#             nothing back to it: snapshot=on)
+#     tftp:   QEMU starts U-Boot, which gets boot.scr and the images by DHCP
+#             and TFTP from QEMU's user network, served from TFTP_DIR
+#             (default images/$VARIANT)
+#   UBOOT        U-Boot binary  (default images/$VARIANT/u-boot.bin)
 #
 # The kernel command line lives in dts/ (/chosen/bootargs). QEMU's -append
 # replaces it, so with BOOTARGS_EXTRA the line is read back from the .dtb
-# with fdtget and extended, never written a second time here.
+# with fdtget and extended, never written a second time here. Under U-Boot
+# the kernel gets the .dtb's line as it is (boot.scr clears U-Boot's
+# bootargs), so BOOTARGS_EXTRA works with BOOT=direct only.
+
+# vexpress_ca9x4_defconfig's CONFIG_TEXT_BASE: where u-boot.bin runs. It
+# needs RAM above it: BOOT=sd|tftp want RAM >= 16.
+UBOOT_TEXT_BASE=0x60800000
 
 qemu_cmd() {
-	local top variant ram port gport kernel initrd dtb bootargs
+	local top variant ram port gport kernel initrd dtb bootargs boot nic uboot sdcard tftpdir loader
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	variant=${VARIANT:-tiny}
 	ram=${RAM:-32}
 	port=${PORT:-8080}
 	gport=${GUEST_PORT:-80}
+	boot=${BOOT:-direct}
 	kernel=${KERNEL:-$top/images/$variant/uImage}
 	initrd=${INITRD:-$top/images/$variant/uInitrd}
 	dtb=${DTB:-$top/images/$variant/vexpress-tiny.dtb}
+	uboot=${UBOOT:-$top/images/$variant/u-boot.bin}
+	sdcard=${SDCARD:-$top/images/$variant/sdcard.img}
+	tftpdir=${TFTP_DIR:-$top/images/$variant}
 
-	local f
-	for f in "$kernel" "$initrd" "$dtb"; do
+	local f need
+	case $boot in
+	direct) need=("$kernel" "$initrd" "$dtb") ;;
+	sd) need=("$uboot" "$sdcard") ;;
+	tftp) need=("$uboot" "$tftpdir/boot.scr") ;;
+	*)
+		echo "qemu-cmd: BOOT=$boot: use direct, sd or tftp" >&2
+		return 1
+		;;
+	esac
+	for f in "${need[@]}"; do
 		if [ ! -f "$f" ]; then
 			echo "qemu-cmd: missing $f (run 'make board' first)" >&2
 			return 1
 		fi
 	done
+	if [ "$boot" != direct ] && [ -n "${BOOTARGS_EXTRA:-}" ]; then
+		echo "qemu-cmd: BOOTARGS_EXTRA needs BOOT=direct (under U-Boot the kernel line is the .dtb's)" >&2
+		return 1
+	fi
 
+	nic="user,model=lan9118,hostfwd=tcp:127.0.0.1:${port}-:${gport}"
 	case $ram in *K) ;; *) ram=${ram}M ;; esac
 	QEMU_ARGS=(qemu-system-arm -M vexpress-a9 -m "$ram"
-		-nographic -no-reboot -audiodev none,id=snd0
-		-kernel "$kernel" -initrd "$initrd" -dtb "$dtb"
-		-nic "user,model=lan9118,hostfwd=tcp:127.0.0.1:${port}-:${gport}")
+		-nographic -no-reboot -audiodev none,id=snd0)
+	# u-boot.bin is the raw binary a real board flashes; it runs where it
+	# was linked (CONFIG_TEXT_BASE), so QEMU's generic loader puts it there
+	# and starts the CPU at it (-kernel would load it elsewhere).
+	loader="loader,file=$uboot,addr=$UBOOT_TEXT_BASE,cpu-num=0"
+	case $boot in
+	direct) QEMU_ARGS+=(-kernel "$kernel" -initrd "$initrd" -dtb "$dtb") ;;
+	sd) QEMU_ARGS+=(-device "$loader"
+		-drive "if=sd,format=raw,snapshot=on,file=$sdcard") ;;
+	tftp)
+		QEMU_ARGS+=(-device "$loader")
+		nic+=",tftp=$tftpdir,bootfile=boot.scr"
+		;;
+	esac
+	QEMU_ARGS+=(-nic "$nic")
 
 	if [ -n "${BOOTARGS_EXTRA:-}" ]; then
 		bootargs=$(fdtget "$dtb" /chosen bootargs) || return 1

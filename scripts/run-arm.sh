@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
 # run-arm.sh: boot the board in QEMU with the serial console on this
 # terminal. VARIANT=tiny|base, RAM= (MiB), PORT= (host port, 127.0.0.1),
-# DEBUG_SHELL=1 for the BusyBox debug image.
+# DEBUG_SHELL=1 for the BusyBox debug image, BOOT=direct|sd|tftp (QEMU
+# loads the images itself, or U-Boot boots them from the SD card image or
+# over TFTP).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu-cmd.sh"
 
-export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080}
+export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080} BOOT=${BOOT:-direct}
 off="type 'poweroff' + Enter on the console"
 if [ "${DEBUG_SHELL:-0}" = 1 ]; then
+	if [ "$BOOT" != direct ]; then
+		echo "run-arm: DEBUG_SHELL=1 needs BOOT=direct (the SD card and TFTP carry the server's uInitrd)" >&2
+		exit 1
+	fi
 	export INITRD=$top/images/$VARIANT/uInitrd-debug
 	off="type 'poweroff -f' in the BusyBox shell"
 fi
 qemu_cmd
 
+case $BOOT in
+direct) how="QEMU loads uImage, uInitrd and the dtb" ;;
+sd) how="U-Boot boots from images/$VARIANT/sdcard.img" ;;
+tftp) how="U-Boot boots over TFTP from images/$VARIANT/" ;;
+esac
 cat <<EOT
-Booting the $VARIANT board: vexpress-a9, ${RAM} MiB, guest port 80 on 127.0.0.1:$PORT.
+Booting the $VARIANT board: vexpress-a9, ${RAM} MiB, guest port 80 on 127.0.0.1:$PORT; $how.
   From another terminal:  curl -o test.bin http://127.0.0.1:$PORT/test.bin
                           curl http://127.0.0.1:$PORT/        (file list)
   Quit QEMU: Ctrl-A then X.  Power the board off: $off.
