@@ -69,6 +69,11 @@ e2e_bad_input() {
 		got=$(raw_status "$req")
 		check "app-e2e $v: bad input: $name answers $want (got ${got:-nothing})" [ "$got" = "$want" ]
 	done
+	# The console takes lines when it can (the log never blocks): wait for them.
+	for _ in $(seq 50); do
+		[ "$(console_count ' (400|403|404|414|431|501) [0-9]+ ')" -ge ${#cases[@]} ] && break
+		sleep 0.2
+	done
 	check "app-e2e $v: bad inputs logged on the console" \
 		[ "$(console_count ' (400|403|404|414|431|501) [0-9]+ ')" -ge ${#cases[@]} ]
 	curl -s --max-time 60 "$(url test.bin)" | head -c 1000 >/dev/null
