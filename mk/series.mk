@@ -61,3 +61,12 @@ check-series:
 probe-clean:
 	rm -rf $(PROBE_BUILD)
 
+# The block probe board (tests/blk/build.sh, tests/e2e/splice-blk.sh):
+# two more kernels (tiny + block layer, SD controller, ext2; =n and =y), an
+# SD image (mke2fs, e2fsprogs) and blkprobe as /init. `make test` runs it.
+.PHONY: probe-blk
+probe-blk: probe-arm
+	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/deps.sh
+	$(TOP)/tests/blk/build.sh
+# After the top-level Makefile's prerequisites of test (board first).
+test: probe-blk

@@ -12,6 +12,7 @@
 #   INITRD       initramfs      (default images/$VARIANT/uInitrd)
 #   DTB          device tree    (default images/$VARIANT/vexpress-tiny.dtb)
 #   BOOTARGS_EXTRA  words appended to the device tree's bootargs
+#   SD_IMAGE     raw image for the SD card slot (MMCI), none by default
 #
 # The kernel command line lives in dts/ (/chosen/bootargs). QEMU's -append
 # replaces it, so with BOOTARGS_EXTRA the line is read back from the .dtb
@@ -40,6 +41,10 @@ qemu_cmd() {
 		-nographic -no-reboot -audiodev none,id=snd0
 		-kernel "$kernel" -initrd "$initrd" -dtb "$dtb"
 		-nic "user,model=lan9118,hostfwd=tcp:127.0.0.1:${port}-:${gport}")
+
+	if [ -n "${SD_IMAGE:-}" ]; then
+		QEMU_ARGS+=(-drive "if=sd,format=raw,file=$SD_IMAGE")
+	fi
 
 	if [ -n "${BOOTARGS_EXTRA:-}" ]; then
 		bootargs=$(fdtget "$dtb" /chosen bootargs) || return 1
