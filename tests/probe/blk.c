@@ -7,8 +7,9 @@
  * compare a =y run with a =n run line by line:
  * blk: MODE size=N in=OFF out=OFF ret=N errno=NAME copied=N match=yes|no sha256=HEX
  * ret is the last copy_file_range() return (-1: errno is its error), copied
- * the bytes copied in total, match whether the destination holds exactly
- * the source's bytes there, sha256 the digest of those destination bytes.
+ * the bytes copied in total, match whether the destination file holds
+ * exactly the source's bytes there and ends after them (is empty when
+ * nothing was copied), sha256 the digest of those destination bytes.
  * A timing line per mode for the 1 MiB + 1 copies (not compared):
  * blk-time: MODE size=N usec=N
  */
@@ -94,8 +95,10 @@ static void run_case(const struct mode *m, const unsigned char *data,
 	dst = -1;
 	if (read_file(DST, got, SRC_LEN, &n) < 0)
 		n = 0;
-	match = n == (size_t)out + copied &&
-		memcmp(got + out, data + in, copied) == 0;
+	/* nothing copied: the new file stays empty; else it ends there */
+	match = copied ? n == (size_t)out + copied &&
+			 memcmp(got + out, data + in, copied) == 0 :
+			 n == 0;
 	sha256_init(&s);
 	if (n >= (size_t)out + copied)
 		sha256_update(&s, got + out, copied);
