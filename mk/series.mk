@@ -12,8 +12,9 @@ TOP ?= $(CURDIR)
 
 PROBE_BUILD := $(TOP)/build/probe
 PROBE_KTAR ?= /usr/src/linux-source-6.1.tar.xz
-# The selftest sources: the pipeline's extracted tree when there is one,
-# otherwise just that folder out of the Debian tarball.
+# The selftest sources: the pipeline's extracted (and patched) tree when
+# there is one, otherwise that folder and kselftest.h out of the Debian
+# tarball, with the series' selftest patch applied.
 PROBE_KSRC_TREE := $(TOP)/build/linux-6.1/tools/testing/selftests/splice
 PROBE_KSRC_OWN := $(PROBE_BUILD)/ksrc/tools/testing/selftests/splice
 PROBE_ST_SRC := $(if $(wildcard $(PROBE_KSRC_TREE)/splice_read.c),$(PROBE_KSRC_TREE),$(PROBE_KSRC_OWN))
@@ -29,10 +30,14 @@ probe-arm:
 probe-host: selftests-host
 	$(MAKE) -C $(TOP)/tests/probe O=$(PROBE_BUILD)/host TARGET=host
 
-$(PROBE_KSRC_OWN)/splice_read.c:
+PROBE_ST_PATCH := $(wildcard $(TOP)/kernel/patches/*-selftests-splice-*.patch)
+$(PROBE_KSRC_OWN)/splice_read.c: $(PROBE_ST_PATCH)
+	rm -rf $(PROBE_BUILD)/ksrc
 	mkdir -p $(PROBE_BUILD)/ksrc
 	tar -xJf $(PROBE_KTAR) -C $(PROBE_BUILD)/ksrc --strip-components=1 \
-		--wildcards '*/tools/testing/selftests/splice'
+		--wildcards '*/tools/testing/selftests/splice' \
+		'*/tools/testing/selftests/kselftest.h'
+	$(if $(PROBE_ST_PATCH),patch -d $(PROBE_BUILD)/ksrc -p1 -F0 -s <$(PROBE_ST_PATCH))
 	touch $@
 
 selftests-arm: $(PROBE_ST_SRC)/splice_read.c
@@ -55,3 +60,13 @@ check-series:
 
 probe-clean:
 	rm -rf $(PROBE_BUILD)
+
+# The block probe board (tests/blk/build.sh, tests/e2e/splice-blk.sh):
+# two more kernels (tiny + block layer, SD controller, ext2; =n and =y), an
+# SD image (mke2fs, e2fsprogs) and blkprobe as /init. `make test` runs it.
+.PHONY: probe-blk
+probe-blk: probe-arm
+	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/deps.sh
+	$(TOP)/tests/blk/build.sh
+# After the top-level Makefile's prerequisites of test (board first).
+test: probe-blk

@@ -15,6 +15,13 @@
 #               by bisect; a cheap subset for CI)
 #   vexpress    ARM vexpress_defconfig (+EXPERT) with =n: vmlinux + modules
 #   x86         x86_64 tinyconfig with =y and =n: vmlinux
+#   multiv7     ARM multi_v7_defconfig (+EXPERT) with =n: vmlinux and every
+#               module, linked (modpost runs)
+#   x86def      x86_64 defconfig with =n: vmlinux linked (objtool runs)
+#   rand        RAND_N (default 3) ARM randconfigs, seeds RAND_SEED0..
+#               (default 1..), with KCONFIG_ALLCONFIG forcing
+#               SYSCALL_SPLICE=n and EXPERT=y: vmlinux and modules linked;
+#               reproducible (KCONFIG_SEED), one time per build reported
 #   allmod      every .c file the series touches, make path/file.o under
 #               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
 #   w1          the same files at W=1, patched =n against pristine: no new
@@ -29,7 +36,7 @@ set -eu
 # shellcheck source=scripts/check-series-lib.sh
 . "$(dirname "$0")/check-series-lib.sh"
 
-ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 allmod w1 size"
+ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1 size"
 CHECKS=${CHECKS:-$ALL_CHECKS}
 for c in $CHECKS; do
 	case " $ALL_CHECKS " in *" $c "*) ;; *) cs_die "unknown check '$c' (known: $ALL_CHECKS)" ;; esac
@@ -201,6 +208,58 @@ x86_build() {
 		cs_make "$TREE" x86_64 "$CS/x86-$1" vmlinux
 }
 
+# ---- linked builds of bigger configurations with =n ----
+stage_multiv7() {
+	local t=$SECONDS o=$CS/multiv7-n
+	if step "multi_v7_defconfig =n config" multiv7-config cs_config "$TREE" arm "$o" multi_v7_defconfig n &&
+		step "multi_v7_defconfig =n vmlinux modules" multiv7-build cs_make "$TREE" arm "$o" vmlinux modules; then
+		record multiv7 PASS $((SECONDS - t)) "ARM multi_v7_defconfig+EXPERT =n: vmlinux and $(find "$o" -name '*.ko' | wc -l) modules link (modpost)"
+	else
+		record multiv7 FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/multiv7-*.log"
+	fi
+}
+
+stage_x86def() {
+	local t=$SECONDS o=$CS/x86def-n
+	if step "x86_64 defconfig =n config" x86def-config cs_config "$TREE" x86_64 "$o" defconfig n &&
+		step "x86_64 defconfig =n vmlinux" x86def-build cs_make "$TREE" x86_64 "$o" vmlinux; then
+		record x86def PASS $((SECONDS - t)) "x86_64 defconfig+EXPERT =n: vmlinux links"
+	else
+		record x86def FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/x86def-*.log"
+	fi
+}
+
+# rand_one SEED: an ARM randconfig with the option forced off, linked.
+rand_one() {
+	local seed=$1 o=$CS/rand-$1 force=$CS/rand.allconfig
+	printf 'CONFIG_EXPERT=y\n# CONFIG_SYSCALL_SPLICE is not set\n' >"$force"
+	mkdir -p "$o"
+	KCONFIG_SEED=$seed KCONFIG_ALLCONFIG=$force cs_make "$TREE" arm "$o" randconfig &&
+		grep -q '^# CONFIG_SYSCALL_SPLICE is not set' "$o/.config" &&
+		"$TREE/scripts/config" --file "$o/.config" --disable WERROR &&
+		cs_make "$TREE" arm "$o" olddefconfig &&
+		cs_make "$TREE" arm "$o" vmlinux modules
+}
+
+stage_rand() {
+	local t=$SECONDS n=${RAND_N:-3} s0=${RAND_SEED0:-1} i seed ts ok=() bad=() times=()
+	for ((i = 0; i < n; i++)); do
+		seed=$((s0 + i))
+		ts=$SECONDS
+		if step "ARM randconfig seed $seed =n" "rand-$seed" rand_one "$seed"; then
+			ok+=("$seed")
+		else
+			bad+=("$seed")
+		fi
+		times+=("$seed:$((SECONDS - ts))s")
+	done
+	if [ ${#bad[@]} -eq 0 ]; then
+		record rand PASS $((SECONDS - t)) "${#ok[@]} ARM randconfigs =n link (seed:time ${times[*]})"
+	else
+		record rand FAIL $((SECONDS - t)) "seeds failing: ${bad[*]} of ${n} (seed:time ${times[*]})"
+	fi
+}
+
 # ---- allmodconfig single files, and their W=1 warnings ----
 # files_for ARCH TREE: touched .c files that exist in TREE and are not
 # another architecture's.
@@ -346,8 +405,16 @@ main() {
 	mapfile -t TOUCHED < <(cs_touched_c "${PATCHES[@]}")
 	echo "check-series: ${#PATCHES[@]} patches, ${#TOUCHED[@]} .c files touched; checks: $CHECKS"
 
+	# what the stages need besides the board's packages: x86_64 objtool
+	# (libelf-dev), certificate tools of the big configurations (libssl-dev)
+	local pkgs=
+	for c in x86 x86def allmod w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
+	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
+	[ -z "$pkgs" ] || EXTRA_PKGS="$pkgs" "$TOP/scripts/deps.sh" ||
+		cs_die "missing packages for the selected checks (see above)"
+
 	needs_tree=0
-	for c in apply checkpatch bisect tiny vexpress x86 allmod w1; do want "$c" && needs_tree=1; done
+	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1; do want "$c" && needs_tree=1; done
 	if [ "$needs_tree" -eq 1 ]; then
 		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || cs_die "extraction failed"
 	fi
@@ -355,6 +422,9 @@ main() {
 	if [ "$needs_tree" -eq 1 ] && stage_walk; then
 		want vexpress && stage_vexpress
 		want x86 && stage_x86
+		want multiv7 && stage_multiv7
+		want x86def && stage_x86def
+		want rand && stage_rand
 		want allmod && stage_allmod
 		want w1 && stage_w1
 	fi

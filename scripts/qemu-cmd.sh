@@ -22,6 +22,7 @@
 #             and TFTP from QEMU's user network, served from TFTP_DIR
 #             (default images/$VARIANT)
 #   UBOOT        U-Boot binary  (default images/$VARIANT/u-boot.bin)
+#   SD_IMAGE     raw image for the SD card slot (MMCI), none by default (BOOT=direct only)
 #
 # The kernel command line lives in dts/ (/chosen/bootargs). QEMU's -append
 # replaces it, so with BOOTARGS_EXTRA the line is read back from the .dtb
@@ -87,6 +88,14 @@ qemu_cmd() {
 		;;
 	esac
 	QEMU_ARGS+=(-nic "$nic")
+
+	if [ -n "${SD_IMAGE:-}" ]; then
+		if [ "$boot" != direct ]; then
+			echo "qemu-cmd: SD_IMAGE needs BOOT=direct (BOOT=$boot uses the SD slot itself)" >&2
+			return 1
+		fi
+		QEMU_ARGS+=(-drive "if=sd,format=raw,file=$SD_IMAGE")
+	fi
 
 	if [ -n "${BOOTARGS_EXTRA:-}" ]; then
 		bootargs=$(fdtget "$dtb" /chosen bootargs) || return 1

@@ -8,11 +8,13 @@
 #   base (CONFIG_SYSCALL_SPLICE=y): every case moves exactly the bytes it
 #        asked for and they compare equal; the selftests pass.
 #   tiny (=n): splice, vmsplice, tee, sendfile, sendfile64 fail with -1/ENOSYS
-#        and move nothing; the selftests report ENOSYS (splice_read exits 1,
-#        default_file_splice_read leaks nothing). copy_file_range on the
-#        rootfs (no ->copy_file_range of its own) still copies every byte:
-#        the series replaces do_splice_direct() by a read/write bounce loop
-#        ("fs: keep copy_file_range working without splice").
+#        and move nothing; the selftests skip cleanly on ENOSYS (KSFT_SKIP,
+#        exit 4: the series' selftest patch). copy_file_range on the rootfs
+#        (no ->copy_file_range of its own) still copies every byte: the
+#        series replaces do_splice_direct() by a bounce copy through pages
+#        ("fs/splice: build fs/splice.c only with CONFIG_SYSCALL_SPLICE").
+#   both: the series' new selftest splice_family passes: the five syscalls
+#        all there (base) or all ENOSYS (tiny), copy_file_range copies.
 
 PROBE_INITRD=${PROBE_INITRD:-$TOP/build/probe/probe.uInitrd}
 PROBE_N=65536
@@ -87,16 +89,34 @@ selftest_cases() {
 		check "$v: selftest splice_read 2 gives the first 2 bytes" \
 			has "$l3" exit=0 bytes=2 match=yes splice_errno=0
 	else
-		check "$v: selftest default_file_splice_read -> ENOSYS, leaks nothing" \
-			has "$l1" exit=0 bytes=0 splice_ret=-1 splice_errno=ENOSYS
-		check "$v: selftest splice_read 4096 -> ENOSYS, exit 1" \
-			has "$l2" exit=1 bytes=0 splice_ret=-1 splice_errno=ENOSYS
-		check "$v: selftest splice_read 2 -> ENOSYS, exit 1" \
-			has "$l3" exit=1 bytes=0 splice_ret=-1 splice_errno=ENOSYS
+		check "$v: selftest default_file_splice_read -> ENOSYS, skips (exit 4), leaks nothing" \
+			has "$l1" exit=4 bytes=0 splice_ret=-1 splice_errno=ENOSYS
+		check "$v: selftest splice_read 4096 -> ENOSYS, skips (exit 4)" \
+			has "$l2" exit=4 bytes=0 splice_ret=-1 splice_errno=ENOSYS
+		check "$v: selftest splice_read 2 -> ENOSYS, skips (exit 4)" \
+			has "$l3" exit=4 bytes=0 splice_ret=-1 splice_errno=ENOSYS
 		check "$v: selftest splice_read says 'Function not implemented'" \
 			grep -aq '^probe: selftest splice_read stderr: splice: Function not implemented' "$PROBE_LOG"
 	fi
 	printf '# %s\n' "$l1" "$l2" "$l3"
+	family_cases "$v" "$mode"
+}
+
+# splice_family (the series' new selftest): TAP on stdout, exit 0.
+family_cases() {
+	local v=$1 mode=$2 l want
+	l=$(probe_line selftest "splice_family dir")
+	if [ "$mode" = on ]; then
+		want="splice family present: none of 5 syscalls answers ENOSYS"
+	else
+		want="splice family compiled out: all 5 syscalls answer ENOSYS"
+	fi
+	check "$v: selftest splice_family passes (exit 0)" has "$l" exit=0
+	check "$v: selftest splice_family: $want" \
+		grep -aqx "probe: selftest splice_family stdout: ok 1 $want" "$PROBE_LOG"
+	check "$v: selftest splice_family: copy_file_range copies 1 MiB + 1" \
+		grep -aqx "probe: selftest splice_family stdout: ok 2 copy_file_range copies 1048577 bytes" "$PROBE_LOG"
+	printf '# %s\n' "$l"
 }
 
 # The kernel configuration the image was built from (images/V/config): one

@@ -6,7 +6,7 @@
 set -eu
 probe=${1:?usage: initramfs-list.sh PROBE SELFTEST-DIR}
 st=${2:?usage: initramfs-list.sh PROBE SELFTEST-DIR}
-for f in "$probe" "$st/default_file_splice_read" "$st/splice_read"; do
+for f in "$probe" "$st/default_file_splice_read" "$st/splice_read" "$st/splice_family"; do
 	[ -f "$f" ] || { echo "initramfs-list.sh: missing $f" >&2; exit 1; }
 done
 cat <<EOT
@@ -16,5 +16,6 @@ nod /dev/null 0666 0 0 c 1 3
 dir /selftests 0755 0 0
 file /selftests/default_file_splice_read $st/default_file_splice_read 0755 0 0
 file /selftests/splice_read $st/splice_read 0755 0 0
+file /selftests/splice_family $st/splice_family 0755 0 0
 file /init $probe 0755 0 0
 EOT

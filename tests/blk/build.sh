@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# tests/blk/build.sh: the block probe board, for tests/e2e/splice-blk.sh.
+#   build/kernel-blk-n, build/kernel-blk-y   the tiny kernel + blk.fragment,
+#                                    CONFIG_SYSCALL_SPLICE=n and =y (zImage)
+#   build/blk/vexpress-tiny-sd.dtb   the board's dtb with the SD controller
+#                                    (mmci@5000) switched back on
+#   build/blk/blk.cpio.gz            initramfs: blkprobe as /init, /dev nodes
+#   build/blk/sd.img                 a 16 MiB ext2 image for QEMU's SD slot
+# Needs the pipeline's patched tree and images/tiny (make board) and
+# build/probe/arm/blkprobe (make probe-arm). Kernel builds are niced and
+# incremental, like the board's.
+set -eu
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$TOP/scripts/kbuild-env.sh"
+
+out=$TOP/build/blk
+mkdir -p "$out"
+frag=$TOP/tests/blk/blk.fragment
+MMCI=/bus@40000000/motherboard-bus@40000000/iofpga@7,00000000/mmci@5000
+
+[ -f "$TOP/build/linux-6.1/.patched" ] || die "no patched kernel tree: run 'make board'"
+for v in n y; do
+	k=$TOP/build/kernel-blk-$v
+	variant=tiny
+	[ "$v" = y ] && variant=base
+	# configure only when the inputs changed (keeps the build incremental)
+	stamp=$k/.blk-config-inputs
+	inputs=$(cat "$TOP/kernel/configs/vexpress_tiny_defconfig" "$frag" "$TOP/build/linux-6.1/.patched" 2>/dev/null | sha256sum)
+	if [ ! -f "$k/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
+		KOUT=$k CONFIG_FRAGMENTS=$frag "$TOP/scripts/configure-kernel.sh" "$variant"
+		echo "$inputs" >"$stamp"
+	fi
+	phase "blk-$v" "build-blk-$v" nice -n 19 "${KMAKE[@]}" O="$k" zImage
+done
+
+dtb=$out/vexpress-tiny-sd.dtb
+[ -f "$TOP/images/tiny/vexpress-tiny.dtb" ] || die "images/tiny missing: run 'make board'"
+cp "$TOP/images/tiny/vexpress-tiny.dtb" "$dtb.tmp"
+fdtput -t s "$dtb.tmp" "$MMCI" status okay
+mv "$dtb.tmp" "$dtb"
+
+probe=$TOP/build/probe/arm/blkprobe
+[ -f "$probe" ] || die "$probe missing: run 'make probe-arm'"
+cat >"$out/blk.list" <<EOT
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+nod /dev/null 0666 0 0 c 1 3
+nod /dev/mmcblk0 0600 0 0 b 179 0
+file /init $probe 0755 0 0
+EOT
+"$TOP/scripts/mk-initramfs.sh" "$out/blk.list" "$out/blk"
+
+if [ ! -f "$out/sd.img" ]; then
+	rm -f "$out/sd.img.tmp"
+	truncate -s 16M "$out/sd.img.tmp"
+	mke2fs -q -F -t ext2 -b 1024 "$out/sd.img.tmp"
+	mv "$out/sd.img.tmp" "$out/sd.img"
+fi
+echo "block probe board: $out"
