@@ -127,7 +127,7 @@ app_e2e() {
 	# slowly, and the 10 s/60 s defaults would then fail correct clients
 	# (seen: 54/64 concurrent clients under load 8). The timeouts themselves
 	# are tested on the host (tests/host/app-*).
-	# srv_max_conns=64: the bound the server derives from 32 MiB (44
+	# srv_max_conns=64: the bound the server derives from 32 MiB (35
 	# connections) would queue some of the 64 in the backlog; this boot
 	# checks that 64 slots really serve at once (load-64.sh tests the bound).
 	BOOTARGS_EXTRA="srv_timeout=120 srv_send_timeout=300 srv_max_conns=64" qemu_start "app-$v" ||
