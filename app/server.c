@@ -335,9 +335,14 @@ static void run_conn(struct server *s, size_t i, short *want)
 		drop(s, &s->conns[i], NULL);
 }
 
-static bool limit_reached(const struct server *s)
+/* The request limit reached: log it, set *end. */
+static bool at_limit(const struct server *s, enum server_end *end)
 {
-	return s->cfg->max_requests != 0 && s->answered >= s->cfg->max_requests;
+	if (s->cfg->max_requests == 0 || s->answered < s->cfg->max_requests)
+		return false;
+	log_msg("served %lu requests: limit reached", s->answered);
+	*end = SERVER_MAX_REQUESTS;
+	return true;
 }
 
 /* "stats" on the console: requests answered, connections, peak RSS, CPU,
@@ -389,11 +394,8 @@ static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
 		} else if (s->conns[owner[k]].state != CONN_FREE) {
 			run_conn(s, (size_t)owner[k], want);
 		}
-		if (limit_reached(s)) {
-			log_msg("served %lu requests: limit reached", s->answered);
-			*end = SERVER_MAX_REQUESTS;
+		if (at_limit(s, end))
 			return true;
-		}
 	}
 	return false;
 }
@@ -487,11 +489,8 @@ enum server_end server_run(struct server *s)
 		if (r > 0 && dispatch(s, fds, n, owner, want, &end))
 			break;
 		expire(s, want);
-		if (limit_reached(s)) {
-			log_msg("served %lu requests: limit reached", s->answered);
-			end = SERVER_MAX_REQUESTS;
+		if (at_limit(s, &end))
 			break;
-		}
 		if (!bodies_in_flight(s))
 			xfer_release(&s->xfer);
 		sample_ram(s, clock_ms());

@@ -8,22 +8,7 @@ mem_available_k, app_free_k)."""
 import json
 import sys
 
-
-def load_env(path):
-    d = {}
-    with open(path) as f:
-        for line in f:
-            k, sep, v = line.rstrip("\n").partition("=")
-            if sep:
-                d[k] = v
-    return d
-
-
-def num(v):
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        return None
+from measure_env import load_env, num
 
 
 def main(argv):

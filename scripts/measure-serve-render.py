@@ -12,6 +12,8 @@ run2]}, vs_base: {way: [min, max]}}}, "splice_saving": {...}, "targets": {...}}.
 import json
 import sys
 
+from measure_env import load_env, num
+
 MIB = 1024 * 1024
 LABELS = {
     "base-sendfile": "base: sendfile",
@@ -19,23 +21,6 @@ LABELS = {
     "tiny-mmap": "tiny: mmap",
     "tiny-read64k": "tiny: read/write, 64 KiB buffer",
 }
-
-
-def load_env(path):
-    d = {}
-    with open(path) as f:
-        for line in f:
-            k, sep, v = line.rstrip("\n").partition("=")
-            if sep:
-                d[k] = v
-    return d
-
-
-def num(v):
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        return None
 
 
 def runs(d, way, key):

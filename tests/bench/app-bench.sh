@@ -71,8 +71,8 @@ cpu_per_mib() {
 		'BEGIN {printf "%.1f", (b - a) / (n * s / 1048576)}'
 }
 
-# Ask the console for "stats", print the CPU ms of the new line.
-stats_cpu() {
+# Ask the console for "stats" and print the new stats line (10 s at most).
+stats_line() {
 	local n
 	n=$(grep -c 'stats:' "$QEMU_LOG")
 	qemu_send stats
@@ -80,20 +80,15 @@ stats_cpu() {
 		[ "$(grep -c 'stats:' "$QEMU_LOG")" -gt "$n" ] && break
 		sleep 0.1
 	done
-	grep -o 'stats:.*CPU [0-9]*' "$QEMU_LOG" | tail -n1 | grep -o '[0-9]*$'
+	grep 'stats:' "$QEMU_LOG" | tail -n1 | tr -d '\r'
 }
 
-# Free RAM (KiB) from a new "stats" line: "now" or "lowest" since the last.
+# The CPU ms of a new stats line.
+stats_cpu() { stats_line | grep -o 'CPU [0-9]*' | grep -o '[0-9]*$'; }
+
+# Free RAM (KiB) from a new stats line: "now" or "lowest" since the last.
 stats_free() {
-	local n
-	n=$(grep -c 'stats:' "$QEMU_LOG")
-	qemu_send stats
-	for _ in $(seq 100); do
-		[ "$(grep -c 'stats:' "$QEMU_LOG")" -gt "$n" ] && break
-		sleep 0.1
-	done
-	grep 'stats:' "$QEMU_LOG" | tail -n1 | tr -d '\r' |
-		sed -n "s/.*KiB total, \([0-9]*\) KiB free, lowest \([0-9]*\) KiB free.*/\1 \2/p" |
+	stats_line | sed -n "s/.*KiB total, \([0-9]*\) KiB free, lowest \([0-9]*\) KiB free.*/\1 \2/p" |
 		awk -v w="$1" '{print (w == "now") ? $1 : $2}'
 }
 
