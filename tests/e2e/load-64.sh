@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/lib-qemu.sh"
 . "$TOP/tests/e2e/min-ram.env"
-echo "1..16"
+echo "1..20"
 want=$(testfile_sha test.bin)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/load-64.XXXXXX")
 trap 'qemu_stop; rm -rf "$tmp"' EXIT
@@ -31,18 +31,39 @@ time.sleep(hold)
 PY
 }
 
+# boot VARIANT RAM NAME: boot to the ready line. At the smallest RAM the
+# boot itself is at its edge: measure-ram saw single boots 8 to 16 KiB
+# below it fail (the kernel runs out of memory unpacking the initramfs,
+# before init, with a silent console). Such a boot, with no init, says
+# nothing about serving: it is tried again, three times at most, and the
+# case names the attempt that booted. A panic or OOM after init is not
+# retried: the checks below fail on it.
+boot() {
+	local v=$1 ram=$2 name=$3 try
+	for try in 1 2 3; do
+		unset PORT
+		VARIANT=$v RAM=$ram QEMU_TIMEOUT=600 qemu_start "$name-boot$try" || return 1
+		if qemu_wait_for '^fileserver: ready|Kernel panic' 60 &&
+			grep -q '^fileserver: ready' "$QEMU_LOG"; then
+			BOOTED_AT=$try
+			return 0
+		fi
+		grep -q '^fileserver: starting' "$QEMU_LOG" && return 1 # init ran: not boot noise
+		qemu_stop
+	done
+	return 1
+}
+
 # run VARIANT RAM NAME STALLERS: boot, (stallers), 64 clients, checks.
 run() {
 	local v=$1 ram=$2 name=$3 stall=$4 good spid=
-	unset PORT
-	VARIANT=$v RAM=$ram QEMU_TIMEOUT=600 qemu_start "$name" ||
-		{ not_ok "$name: boots"; return; }
-	if ! qemu_wait_for '^fileserver: ready' 120; then
-		not_ok "$name: boots to ready at -m $ram"
+	if ! boot "$v" "$ram" "$name"; then
+		not_ok "$name: boots to ready at -m $ram (3 tries)"
 		qemu_log_tail
 		qemu_stop
 		return
 	fi
+	ok "$name: boots to ready at -m $ram (attempt $BOOTED_AT)"
 	if [ "$stall" -gt 0 ]; then
 		stallers "$stall" 90
 		spid=$!
@@ -60,7 +81,9 @@ run() {
 	check "$name: powers off cleanly (QEMU exit 0)" [ $? = 0 ]
 }
 
-run tiny "${MIN_RAM_K_TINY}K" load64-tiny-min 0
-run base "${MIN_RAM_K_BASE}K" load64-base-min 0
-run tiny 8 load64-tiny-8M-stalled 8
-run base 8 load64-base-8M-stalled 8
+# Each board in a subshell of its own: nothing of one boot (QEMU, FIFO,
+# port, variables) reaches the next.
+(run tiny "${MIN_RAM_K_TINY}K" load64-tiny-min 0)
+(run base "${MIN_RAM_K_BASE}K" load64-base-min 0)
+(run tiny 8 load64-tiny-8M-stalled 8)
+(run base 8 load64-base-8M-stalled 8)
