@@ -223,9 +223,10 @@ static int finish(struct conn *c, const struct conn_env *env,
 	if (c->keep_alive) {
 		c->state = CONN_READ;
 		/* One response per turn: a pipelined request waits for the next
-		 * turn (POLLOUT comes at once), so one client cannot keep the
-		 * others waiting, and the server sees each answer counted. */
-		return c->in_len > 0 ? POLLOUT : STEP_NEXT;
+		 * turn (POLLOUT comes at once, POLLIN once it is in the socket),
+		 * so one client cannot keep the others waiting, and the server
+		 * sees each answer counted before the next is started. */
+		return c->in_len > 0 ? POLLOUT : POLLIN;
 	}
 	/* Half-close and read what the client still sends, so our last bytes
 	 * are not destroyed by a reset when we close with unread input. */

@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo "1..32"
+echo "1..35"
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 
@@ -89,6 +89,16 @@ check "pipelining: 10 requests with -n 3 get exactly 3 answers ($answers)" [ "$a
 app_wait_exit 10
 check "pipelining: the server ends with status 0 at the limit" [ "$APP_RC" = 0 ]
 check "pipelining: 3 request lines logged" [ "$(log_count 'GET /hello.txt 200')" = 3 ]
+
+# 5b. The limit reached by a response whose next request was already
+# waiting in the socket: that request is not answered in the same turn.
+app_start late -- -n 1 -b 4096 || not_ok "late: start"
+out=$(client late /test.bin /hello.txt)
+check "limit: a request queued behind the last allowed answer gets none ($out)" \
+	grep -q '^answers=1 end=eof' <<<"$out"
+app_wait_exit 10
+check "limit: the server ends with status 0 (status $APP_RC)" [ "$APP_RC" = 0 ]
+check "limit: the queued request is not logged" [ "$(log_count 'GET /hello.txt')" = 0 ]
 
 # 6. A body, then Connection: keep-alive: the body is never a request.
 app_start smuggle -- || not_ok "smuggle: start"

@@ -10,6 +10,7 @@ came, how many clients it served at once.
     app_client.py PORT slowread PATH RATE [--rcvbuf B] [--wait S]
     app_client.py PORT idle PATH [--wait S]
     app_client.py PORT drain PATH [--wait S]
+    app_client.py PORT late PATH1 PATH2 [--wait S]
 
 Each prints one line of key=value words on stdout (see each function), for
 the shell to check. Host tests use HOST 127.0.0.1; APP_CLIENT_HOST overrides.
@@ -349,6 +350,32 @@ def cmd_drain(a):
           % (status, "%.2f" % gone if gone is not None else "never"))
 
 
+def cmd_late(a):
+    """GET PATH1 (keep-alive) with a small receive buffer; once its first
+    bytes came, and while its body is still on its way, GET PATH2 on the
+    same connection; then read everything to EOF. The second request waits
+    in the socket until the first answer is done. Prints: answers=N (whole
+    responses, one after another) end=eof|reset|deadline."""
+    s = connect(a.port, rcvbuf=4096)
+    s.sendall(get(a.path1))
+    deadline = time.monotonic() + a.wait
+    first = s.recv(1024)
+    s.sendall(get(a.path2))
+    rest, how, _ = read_until_eof(s, deadline)
+    data = first + rest
+    answers = 0
+    while True:
+        parsed = split_head(data)
+        if parsed is None:
+            break
+        want = int(parsed[1].get("content-length", "0"))
+        if len(parsed[2]) < want:
+            break
+        answers += 1
+        data = parsed[2][want:]
+    print("answers=%d end=%s" % (answers, how))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("port", type=int)
@@ -382,10 +409,14 @@ def main():
     dr = sub.add_parser("drain")
     dr.add_argument("path")
     dr.add_argument("--wait", type=float, default=15)
+    la = sub.add_parser("late")
+    la.add_argument("path1")
+    la.add_argument("path2")
+    la.add_argument("--wait", type=float, default=15)
     a = p.parse_args()
     {"raw": cmd_raw, "concurrent": cmd_concurrent, "hold": cmd_hold,
      "dribble": cmd_dribble, "slowread": cmd_slowread, "idle": cmd_idle,
-     "drain": cmd_drain}[a.cmd](a)
+     "drain": cmd_drain, "late": cmd_late}[a.cmd](a)
 
 
 if __name__ == "__main__":
