@@ -12,7 +12,6 @@ make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
 want=$(filesha "$big")
-slow=$TOP/tests/host/app/slow_reader.py
 
 # 1. mmap fallback, sendfile answering ENOSYS from the start.
 app_start mmap "$APP_TBIN/nosendfile" "$APP_BIN" -- -f mmap ||
@@ -41,8 +40,8 @@ truncate_case() {
 		app_start "trunc-$mode" "$APP_TBIN/nosendfile" "$APP_BIN" -- -f "$mode" -b 4096 ||
 			{ not_ok "fallback $mode: start"; return; }
 	fi
-	python3 "$slow" "$APP_PORT" /shrinks.bin 400000 "$APP_TMP/started-$mode" \
-		>"$APP_TMP/trunc-$mode.out" &
+	client slowread /shrinks.bin 400000 --rcvbuf 2048 --wait 120 \
+		--mark "$APP_TMP/started-$mode" >"$APP_TMP/trunc-$mode.out" &
 	local cpid=$!
 	for _ in $(seq 100); do
 		[ -e "$APP_TMP/started-$mode" ] && break
@@ -51,7 +50,7 @@ truncate_case() {
 	sleep 0.5
 	: >"$f"
 	wait "$cpid"
-	got=$(cut -d' ' -f1 "$APP_TMP/trunc-$mode.out")
+	got=$(sed -n 's/.* bytes=\([0-9]*\) .*/\1/p' "$APP_TMP/trunc-$mode.out")
 	check "fallback $mode: file truncated mid-body: response cut short ($got of 33554432 bytes)" \
 		[ -n "$got" ] && [ "$got" -lt $((32 * 1024 * 1024)) ]
 	check "fallback $mode: file truncated mid-body: server still running" kill -0 "$APP_PID"
@@ -90,12 +89,14 @@ app_stop
 # A reader at 40 KB/s (about 52 s) is cut; one at 400 KB/s (about 5 s,
 # longer than -T) gets every byte.
 app_start rate -- -T 1 -R 100000 -b 4096 || { not_ok "rate: start"; exit 1; }
-python3 "$slow" "$APP_PORT" /test.bin 40000 >"$APP_TMP/slow.out" &
+client slowread /test.bin 40000 --rcvbuf 2048 --wait 120 >"$APP_TMP/slow.out" &
 spid=$!
-check "rate: a reader above the minimum rate gets every byte" \
-	[ "$(python3 "$slow" "$APP_PORT" /test.bin 400000 | cut -d' ' -f2)" = "$want" ]
+fast=$(client slowread /test.bin 400000 --rcvbuf 2048 --wait 120)
+check "rate: a reader above the minimum rate gets every byte ($fast)" \
+	grep -q " sha256=$want\$" <<<"$fast"
 wait "$spid"
-check "rate: a reader below the minimum rate is cut short" \
-	[ "$(cut -d' ' -f1 "$APP_TMP/slow.out")" -lt "$(stat -c %s "$big")" ]
+cut=$(sed -n 's/.* bytes=\([0-9]*\) .*/\1/p' "$APP_TMP/slow.out")
+check "rate: a reader below the minimum rate is cut short (${cut:-no answer} bytes)" \
+	[ -n "$cut" ] && [ "$cut" -lt "$(stat -c %s "$big")" ]
 check "rate: the cut is logged as a timeout" grep -q 'GET /test.bin 200 [0-9]* [a-z/]* aborted: timeout' "$APP_LOG"
 app_stop

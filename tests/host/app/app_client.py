@@ -7,7 +7,7 @@ came, how many clients it served at once.
     app_client.py PORT concurrent PATH N SHA256 [--head-wait S] [--wait S]
     app_client.py PORT hold PATH N [--wait S]
     app_client.py PORT dribble REQUEST_PATH SECONDS
-    app_client.py PORT slowread PATH RATE [--rcvbuf B] [--wait S]
+    app_client.py PORT slowread PATH RATE [--rcvbuf B] [--wait S] [--mark F]
     app_client.py PORT idle PATH [--wait S]
     app_client.py PORT drain PATH [--wait S]
     app_client.py PORT late PATH1 PATH2 [--wait S]
@@ -268,9 +268,27 @@ def cmd_dribble(a):
              "yes" if answered else "no"))
 
 
+def read_some(s, n, deadline, h):
+    """Read up to n bytes (fewer at EOF, a reset or the deadline) into the
+    hash h; return how many came."""
+    got = 0
+    while got < n:
+        s.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = s.recv(n - got)
+        except (socket.timeout, OSError):
+            break
+        if not chunk:
+            break
+        h.update(chunk)
+        got += len(chunk)
+    return got
+
+
 def cmd_slowread(a):
     """GET PATH, then read the body at RATE bytes a second with a small
-    receive buffer. Prints: status= bytes= want= seconds= sha256=."""
+    receive buffer (--mark FILE: create FILE once the first bytes came).
+    Prints: status= bytes= want= seconds= sha256=."""
     s = connect(a.port, rcvbuf=a.rcvbuf)
     s.sendall(get(a.path, "Connection: close\r\n"))
     start = time.monotonic()
@@ -280,6 +298,8 @@ def cmd_slowread(a):
         chunk = s.recv(1024)
         if not chunk:
             break
+        if not data and a.mark:
+            open(a.mark, "w").close()
         data += chunk
     parsed = split_head(data)
     status, headers, body = parsed if parsed else (0, {}, b"")
@@ -288,16 +308,13 @@ def cmd_slowread(a):
     got = len(body)
     step = max(1, a.rate // 10)
     while got < want and time.monotonic() < deadline:
+        # RATE/10 bytes, however many reads the small buffer takes, then
+        # a tenth of a second's pause.
+        n = read_some(s, step, deadline, h)
+        got += n
+        if n < step:
+            break
         time.sleep(0.1)
-        s.settimeout(max(0.01, deadline - time.monotonic()))
-        try:
-            chunk = s.recv(step)
-        except (socket.timeout, OSError):
-            break
-        if not chunk:
-            break
-        h.update(chunk)
-        got += len(chunk)
     print("status=%d bytes=%d want=%d seconds=%.2f sha256=%s"
           % (status, got, want, time.monotonic() - start, h.hexdigest()))
 
@@ -403,6 +420,7 @@ def main():
     sr.add_argument("rate", type=int)
     sr.add_argument("--rcvbuf", type=int, default=8192)
     sr.add_argument("--wait", type=float, default=60)
+    sr.add_argument("--mark")
     i = sub.add_parser("idle")
     i.add_argument("path")
     i.add_argument("--wait", type=float, default=15)
