@@ -10,6 +10,12 @@
 #   make audit        the syscalls init can make, and the Kconfig options it never needs
 #   make boot-bench   boot time to "ready": direct, U-Boot from SD, U-Boot over TFTP
 #
+# The audit on the kernel users start from (not part of make test):
+#   make audit BASE=vexpress          audit init against vexpress_defconfig + EXPERT
+#   make audit-board BASE=vexpress    images/vexpress (stock) and images/vexpress-trim
+#   make measure-audit BASE=vexpress  both measured, and what each option saves
+#   make test-stock                   both boards boot and serve; the report holds
+#
 # Variants, all from kernel/configs/vexpress_tiny_defconfig:
 #   tiny  the board as shipped (splice family compiled out once the series is in)
 #   base  the same with CONFIG_SYSCALL_SPLICE=y
@@ -106,10 +112,44 @@ $(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/debug-inittab 
 	@scripts/mk-initramfs.sh $< build/initramfs/initramfs-debug
 
 # --- audit: static syscall audit of init -> Kconfig fragment -----------------
+# BASE=tiny (default): against the board's tiny config; BASE=vexpress:
+# against the kernel's vexpress_defconfig + EXPERT (variants vexpress and
+# vexpress-trim, the latter with the fragment).
+BASE ?= tiny
+STOCK_FRAGMENT := build/audit-vexpress/audit.fragment
+ifeq ($(BASE),vexpress)
+audit: $(STOCK_FRAGMENT)
+	@cat build/audit-vexpress/report.txt
+else ifeq ($(BASE),tiny)
 audit: $(AUDIT_FRAGMENT)
 	@cat build/audit/report.txt
+else
+audit:
+	$(error BASE=$(BASE): use tiny (default) or vexpress)
+endif
 $(AUDIT_FRAGMENT): $(INIT) $(PATCHED) build/kernel-tiny/.config $(wildcard scripts/audit*)
 	@scripts/audit.sh
+$(STOCK_FRAGMENT): $(INIT) $(PATCHED) build/kernel-vexpress/.config $(wildcard scripts/audit*)
+	@AUDIT_BASE=vexpress scripts/audit.sh
+# AUDIT_ELFS=prog... audits other static ARM programs instead of init:
+# always run again then.
+$(AUDIT_FRAGMENT) $(STOCK_FRAGMENT): $(if $(AUDIT_ELFS),FORCE)
+# The trimmed stock kernel starts from a copy of the stock build folder, so
+# only what the fragment changes is compiled again.
+build/kernel-vexpress-trim/.config: $(STOCK_FRAGMENT) build/kernel-vexpress/arch/arm/boot/zImage
+
+STOCK_MANIFESTS := images/vexpress/MANIFEST images/vexpress-trim/MANIFEST
+.PHONY: audit-board measure-audit test-stock
+ifeq ($(BASE),vexpress)
+audit-board: $(TOOLCHAIN_ID) $(STOCK_MANIFESTS)
+measure-audit: audit-board
+	@scripts/measure-stock.sh
+else
+audit-board measure-audit:
+	$(error $@ needs BASE=vexpress (the tiny board's audit variant: make board AUDIT=1))
+endif
+test-stock: $(TOOLCHAIN_ID) $(STOCK_MANIFESTS)
+	@TEST_DIRS=stock tests/run
 
 # --- boot ----------------------------------------------------------------------
 run-arm: images/$(VARIANT)/MANIFEST

@@ -21,7 +21,11 @@ Prints the report on stdout:
     (a family that is off answers ENOSYS: for the splice family, whether each
     call is followed by an ENOSYS check);
   - the optional families they never call: with the option on and
-    user-visible, a candidate for =n (with the bytes it saves where measured).
+    user-visible, a candidate for =n (with the bytes it saves where measured);
+  - an optional family they do call, but only the splice family and with an
+    ENOSYS check after every call (the program has a fallback): a candidate
+    too, marked as such (this is what makes CONFIG_SYSCALL_SPLICE=n safe
+    for the board's init).
     A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
     help) speaks of syscalls or system calls (KMAP's "about_syscalls"): an
     option such as PRINTK or MIGRATION also gates a syscall the
@@ -91,6 +95,17 @@ def splice_lines(reports):
     return out
 
 
+def falls_back(progs, names):
+    """True when every call of every syscall in NAMES is a splice-family
+    call with an ENOSYS check after it (the program has a fallback)."""
+    sites = [s for r in progs for s in r["splice_family"]]
+    covered = {n for s in sites for n in s["syscalls"]}
+    if not names or not set(names) <= covered:
+        return False
+    calls = [c for s in sites if set(s["syscalls"]) & set(names) for c in s["calls"]]
+    return bool(calls) and all(c["enosys_check"] for c in calls)
+
+
 def main(argv):
     if len(argv) not in (4, 5):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -129,6 +144,13 @@ def main(argv):
         print("\n".join(sl))
 
     cands, by_hand, others = [], [], []
+    fallback = [o for o in sorted(by_opt) if fams.get(o, {}).get("enabled") and
+                fams[o].get("user_visible") and fams[o].get("about_syscalls") and
+                falls_back(progs, by_opt[o])]
+    for opt in fallback:
+        print("  CONFIG_%s=n candidate (on now): every call of %s is followed by an "
+              "ENOSYS check, so the program falls back" % (opt, " ".join(by_opt[opt])))
+    cands += fallback
     for opt in sorted(fams):
         if opt in by_opt:
             continue
@@ -140,7 +162,7 @@ def main(argv):
         else:
             by_hand.append(opt)
     print("\noptional families never called (%d):" % (len(cands) + len(by_hand) + len(others)))
-    for opt in cands:
+    for opt in (c for c in cands if c not in fallback):
         b = saved.get(opt)
         print("  CONFIG_%s=n candidate (on now)%s: %s" % (
             opt, ", saves %d bytes (measured)" % b if b else "",
@@ -162,7 +184,8 @@ def main(argv):
 
     with open(frag_path, "w") as f:
         f.write("# Written by `make audit` (scripts/audit-report.py): optional syscall\n"
-                "# families the audited programs never call, on in the tiny defconfig.\n")
+                "# families the audited programs never call (or call only with an\n"
+                "# ENOSYS fallback), on in the audited configuration.\n")
         for r in progs:
             f.write("# audited: %s\n" % r["elf"])
         for opt in cands:

@@ -6,30 +6,39 @@
 #   2. static   scripts/audit-syscalls.py: every svc site of each program
 #   3. report   scripts/audit-report.py: report + fragment
 # AUDIT_ELFS (default: the init program, unstripped, same code as the one in
-# the initramfs) chooses the programs. Output in build/audit/: report.txt,
-# kmap.json, syscalls.json, and audit.fragment, which is replaced only when
-# its content changes (so the audit kernel is not reconfigured for nothing).
+# the initramfs) chooses the programs. AUDIT_BASE chooses the configuration
+# audited: tiny (default, the board's kernel/configs/vexpress_tiny_defconfig)
+# or vexpress (the kernel's own vexpress_defconfig with EXPERT=y, the
+# series applied: build/kernel-vexpress/.config). Output in build/audit/
+# (tiny) or build/audit-vexpress/: report.txt, kmap.json, syscalls.json, and
+# audit.fragment, which is replaced only when its content changes (so the
+# kernel built with it is not reconfigured for nothing).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" # paths in the report and the fragment stay relative
-out=build/audit
+base=${AUDIT_BASE:-tiny}
+case $base in
+tiny) out=build/audit sfx='' measured=images/measure-ram.json ;;
+vexpress) out=build/audit-vexpress sfx=-vexpress measured= ;;
+*) die "audit: AUDIT_BASE=$base: use tiny or vexpress" ;;
+esac
 ktree=build/linux-6.1
-config=build/kernel-tiny/.config
+config=build/kernel-$base/.config
 elfs=${AUDIT_ELFS:-build/app/arm/init.unstripped}
 mkdir -p "$out"
 for f in $elfs "$config" "$ktree/arch/arm/tools/syscall.tbl"; do
-	[ -f "$f" ] || die "audit: missing $f (run 'make board' first)"
+	[ -f "$f" ] || die "audit: missing $f (run 'make audit BASE=$base' from the top)"
 done
 
-echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs"
-phase kmap audit-kmap sh -c '"$1" "$2" --config "$3" >"$4"' _ \
+echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs, against $config"
+phase kmap "audit-kmap$sfx" sh -c '"$1" "$2" --config "$3" >"$4"' _ \
 	"$TOP/scripts/audit-kmap.py" "$ktree" "$config" "$out/kmap.json"
 # shellcheck disable=SC2086 # one word per program
-phase static audit-static sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
+phase static "audit-static$sfx" sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
 	"$TOP/scripts/audit-syscalls.py" --ktree "$ktree" --json $elfs
-phase report audit-report "$TOP/scripts/audit-report.py" "$out/kmap.json" \
-	"$out/syscalls.json" "$out/audit.fragment.new" images/measure-ram.json
-cp "$LOGS/audit-report.log" "$out/report.txt"
+phase report "audit-report$sfx" "$TOP/scripts/audit-report.py" "$out/kmap.json" \
+	"$out/syscalls.json" "$out/audit.fragment.new" ${measured:+"$measured"}
+cp "$LOGS/audit-report$sfx.log" "$out/report.txt"
 if cmp -s "$out/audit.fragment.new" "$out/audit.fragment"; then
 	rm -f "$out/audit.fragment.new"
 else

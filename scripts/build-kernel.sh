@@ -2,7 +2,7 @@
 # build-kernel.sh VARIANT: build vmlinux and zImage in build/kernel-VARIANT.
 # While the build runs, one line a minute says how many objects were
 # compiled, against the object count of the last full build when there was
-# one (build/.kernel-objects), so a first build is not silent for minutes.
+# one (build/.kernel-objects-VARIANT), so a first build is not silent for minutes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/kbuild-env.sh"
@@ -10,7 +10,7 @@ set -eu
 variant=${1:?usage: build-kernel.sh tiny|base}
 out=$TOP/build/kernel-$variant
 log=$LOGS/build-$variant.log
-count_file=$TOP/build/.kernel-objects
+count_file=$TOP/build/.kernel-objects-$variant
 [ -f "$out/.config" ] || die "$out/.config missing: run configure first"
 
 # progress LOG TOTAL: every PROGRESS_EVERY seconds (default 60), one line.

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# configure-kernel.sh VARIANT: write build/kernel-VARIANT/.config from
-# kernel/configs/vexpress_tiny_defconfig.
-#   tiny  the board as shipped: the defconfig as it is
+# configure-kernel.sh VARIANT: write build/kernel-VARIANT/.config.
+#   tiny  the board as shipped: kernel/configs/vexpress_tiny_defconfig
 #   base  the same with CONFIG_SYSCALL_SPLICE=y (splice built in)
 #   audit the same with the fragment `make audit` wrote for the init program
 #         (AUDIT_FRAGMENT, default build/audit/audit.fragment) on top
+#   vexpress       the kernel's own vexpress_defconfig with EXPERT=y (so the
+#                  syscall options can be turned off), the series applied:
+#                  what a user starts from
+#   vexpress-trim  the same with the fragment `make audit BASE=vexpress`
+#                  wrote (build/audit-vexpress/audit.fragment) on top
 # CONFIG_FRAGMENTS (files) are merged on top of that; every line of every
 # fragment must hold after olddefconfig (scripts/config-holds.sh).
 # For tiny it also checks that the committed defconfig is canonical:
@@ -14,18 +18,30 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/kbuild-env.sh"
 
-variant=${1:?usage: configure-kernel.sh tiny|base|audit}
+variant=${1:?usage: configure-kernel.sh tiny|base|audit|vexpress|vexpress-trim}
 audit_fragment=${AUDIT_FRAGMENT:-$TOP/build/audit/audit.fragment}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 out=${KOUT:-$TOP/build/kernel-$variant}
 mkdir -p "$out"
 
+# stock_config: vexpress_defconfig + EXPERT=y in $out/.config.
+stock_config() {
+	"${KMAKE[@]}" O="$out" vexpress_defconfig &&
+		"$KSRC/scripts/config" --file "$out/.config" --enable EXPERT &&
+		"${KMAKE[@]}" O="$out" olddefconfig
+}
+
 configure() {
 	local frags=${CONFIG_FRAGMENTS:-}
-	cp "$defconfig" "$out/.config"
-	"${KMAKE[@]}" O="$out" olddefconfig
 	case $variant in
-	tiny) ;;
+	vexpress*) stock_config || return 1 ;;
+	*)
+		cp "$defconfig" "$out/.config"
+		"${KMAKE[@]}" O="$out" olddefconfig
+		;;
+	esac
+	case $variant in
+	tiny | vexpress) ;;
 	base)
 		"$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
 		"${KMAKE[@]}" O="$out" olddefconfig
@@ -34,7 +50,12 @@ configure() {
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }
 		frags="$audit_fragment $frags"
 		;;
-	*) echo "unknown variant '$variant' (tiny, base or audit)"; return 1 ;;
+	vexpress-trim)
+		f=$TOP/build/audit-vexpress/audit.fragment
+		[ -f "$f" ] || { echo "no $f: run 'make audit BASE=vexpress'"; return 1; }
+		frags="$f $frags"
+		;;
+	*) echo "unknown variant '$variant' (tiny, base, audit, vexpress or vexpress-trim)"; return 1 ;;
 	esac
 	for frag in $frags; do
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
@@ -42,6 +63,14 @@ configure() {
 			"$TOP/scripts/config-holds.sh" "$out/.config" "$frag" || return 1
 	done
 }
+# The trimmed stock kernel starts from a copy of the stock build folder (the
+# copy keeps the time stamps), so Kbuild compiles only what the fragment
+# changes: with debug info, a fresh build would take as long as the first.
+seed=$TOP/build/kernel-vexpress
+if [ "$variant" = vexpress-trim ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
+	echo "  seed       ${out#"$TOP"/} from ${seed#"$TOP"/} (only what the fragment changes is built again)"
+	cp -a "$seed/." "$out/"
+fi
 phase configure "configure-$variant" configure
 
 if [ "$variant" = tiny ] && [ -z "${CONFIG_FRAGMENTS:-}" ]; then
