@@ -76,6 +76,20 @@ def program_lines(r):
         out.append("  OABI svc #%#x at %#x in %s" % (s["oabi"], s["addr"], s["func"]))
     if r.get("svc_imm"):
         out.append("  %d svc #imm outside the OABI range (data read as code)" % len(r["svc_imm"]))
+    return out + reach_lines(r)
+
+
+def reach_lines(r):
+    """Which sites count, and the syscalls reached only through functions
+    whose address is taken (a path a run may never take)."""
+    x = r.get("reachability")
+    if not x:
+        return []
+    out = ["  %s; %d of %d svc sites counted" % (x["why"], r["svc_sites"], x["svc_sites_all"])]
+    for s in r["syscalls"]:
+        if (s.get("indirect_hops") or 0) >= 2:
+            out.append("  %s only through %d address-taken functions: %s" % (
+                s["name"], s["indirect_hops"], " > ".join(p["func"] for p in s["path"])))
     return out
 
 

@@ -2,7 +2,7 @@
 """audit-syscalls.py: the system calls a static ARM EABI ELF program can make.
 
 Usage:
-  audit-syscalls.py [--ktree DIR] [--json] [--names] ELF
+  audit-syscalls.py [--ktree DIR] [--all-sites] [--json] [--names] ELF
 
 Reads `arm-linux-gnueabi-objdump -d` of ELF (ARM and Thumb-2 are told apart
 by the ELF's mapping symbols; a stripped binary has none and is read as ARM,
@@ -24,6 +24,22 @@ which is right for Debian armel's BusyBox) and finds every `svc` site:
   svc #imm    (imm != 0) is OABI and flagged. In a stripped binary it is
               usually a literal word read as code.
 
+Reachability (not with --all-sites, which counts every site): only svc
+sites in functions reachable from the ELF entry point count, and numbers
+passed to wrappers count only from reachable callers. Functions are
+objdump's labelled regions; edges are direct calls and branches (bl, blx
+#imm, b, tail calls, veneers) and fall-through into the next function. For
+indirect calls (blx rN, bx rN, ldr pc, ...) every function whose address
+(with or without the Thumb bit) reachable code forms (literal-pool word,
+literal + pc, literal + GOT, movw/movt, adr) or a reachable data object
+holds is reachable; a data object (sized OBJECT symbol) is reachable when
+reachable code or data points into it. Words of data sections that no sized
+object covers (.init_array, .fini_array, .preinit_array, the GOT, anonymous
+data) are roots. A stripped binary (no symbol table) cannot be told apart
+soundly: every site counts, and the report says so. Per syscall the report
+gives how it is reached, directly or only through address-taken functions
+(and how many), and one path from the entry.
+
 Every site that cannot be resolved is listed with its address and function,
 never dropped. Numbers are named from the kernel tree's
 arch/arm/tools/syscall.tbl (--ktree, default build/linux-6.1) and the ARM
@@ -39,6 +55,7 @@ Output: a text report (default), JSON (--json), or the sorted names alone
 Exit status: 0, or 2 on a usage or tool error.
 """
 import bisect
+import collections
 import json
 import os
 import re
@@ -112,6 +129,53 @@ class Elf:
             if p_type == 1:
                 self.loads.append((vaddr, off, filesz))
         self.eabi = (self.flags >> 24) != 0
+        (self.entry,) = struct.unpack_from("<I", d, 24)
+        self.sections = self._sections()
+        self.symtab = self._symtab()
+
+    def _sections(self):
+        """[{name, type, flags, addr, offset, size, link}] of the section headers."""
+        d = self.data
+        (shoff,) = struct.unpack_from("<I", d, 32)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 46)
+        if not shoff or shstrndx >= shnum:
+            return []
+        keys = ("name", "type", "flags", "addr", "offset", "size", "link")
+        secs = [dict(zip(keys, struct.unpack_from("<7I", d, shoff + i * shentsize)))
+                for i in range(shnum)]
+        for sec in secs:
+            sec["name"] = self._cstr(secs[shstrndx]["offset"] + sec["name"])
+        return secs
+
+    def _cstr(self, off):
+        end = self.data.find(b"\0", off)
+        return self.data[off:end].decode("latin-1")
+
+    def _symtab(self):
+        """[(name, value, size, type)] of .symtab (type 1 OBJECT, 2 FUNC), or
+        None when the ELF has no symbol table (stripped)."""
+        for sec in self.sections:
+            if sec["type"] != 2:  # SHT_SYMTAB
+                continue
+            strtab = self.sections[sec["link"]]["offset"]
+            out = []
+            for k in range(sec["offset"], sec["offset"] + sec["size"] - 15, 16):
+                n, value, size, info = struct.unpack_from("<IIIB", self.data, k)
+                out.append((self._cstr(strtab + n), value, size, info & 0xF))
+            return out
+        return None
+
+    def words(self, start, end):
+        """The aligned 32-bit words of [start, end) present in the file:
+        [(addr, word)]."""
+        out = []
+        a = (start + 3) & ~3
+        while a + 4 <= end:
+            w = self.word(a)
+            if w is not None:
+                out.append((a, w))
+            a += 4
+        return out
 
     def word(self, addr):
         for vaddr, off, size in self.loads:
@@ -319,7 +383,13 @@ class Program:
         self.callers = {}
         self._combining = set()
         self.symbols = bool(any(not n.startswith(".") for n in self.funcs.values()))
+        self.live = None  # entries of the reachable functions; None: all count
         self._build_cfg()
+
+    def alive(self, i):
+        """True when insn index i counts: reachability off, or its function
+        is reachable."""
+        return self.live is None or self.func_entry(self.insns[i]) in self.live
 
     def _build_cfg(self):
         for i, ins in enumerate(self.insns):
@@ -349,8 +419,10 @@ class Program:
     # ---- backward value search ----
     def values(self, i, r, depth=0, seen_wrappers=None):
         """Possible values of register r on entry to insn i.
-        Returns (set of ints, list of unresolved reasons, set of wrapper entries)."""
-        vals, why, wrappers = set(), [], set()
+        Returns ({int: set of the insn indices that set it}, list of unresolved
+        reasons, set of wrapper entries). With reachability on (self.live),
+        code in unreachable functions is not searched."""
+        vals, why, wrappers = {}, [], set()
         seen_wrappers = seen_wrappers or set()
         # A work item: value of r on entry to insn i, with the conditions of
         # the conditional writes to r passed on the way (moveq after movne:
@@ -369,7 +441,7 @@ class Program:
             if not preds:
                 self._at_entry(i, r, depth, seen_wrappers, vals, why, wrappers)
                 continue
-            for j in preds:
+            for j in filter(self.alive, preds):
                 p = self.insns[j]
                 if r.startswith("sp+"):  # a stack slot, not a register
                     step = stack_step(p, int(r[3:]))
@@ -398,14 +470,15 @@ class Program:
                         sub = self.values(j, res[0], depth, seen_wrappers)
                     finally:
                         self._combining.discard((j, res[0]))
-                    vals |= {res[1](v) for v in sub[0]}
+                    for v, origin in sub[0].items():
+                        vals.setdefault(res[1](v), set()).update(origin)
                     why += sub[1]
                     wrappers |= sub[2]
                 elif res is None:
                     why.append("%s set by '%s %s' at %#x in %s" % (
                         r, p.mnem, p.ops, p.addr, p.func))
                 else:
-                    vals.add(res)
+                    vals.setdefault(res, set()).add(j)
                 if p.cond is not None and COMPLEMENT.get(p.cond) not in conds:
                     work.append((j, r, conds | {p.cond}))
         return vals, why, wrappers
@@ -420,12 +493,18 @@ class Program:
             why.append("%s is an argument of %s (%#x), which has no direct caller" % (
                 r, ins.func, ins.addr))
             return
+        calls = [c for c in calls if self.alive(c)]
+        if not calls:
+            why.append("%s is an argument of %s (%#x), whose direct callers are all "
+                       "unreachable" % (r, ins.func, ins.addr))
+            return
         if (ins.addr, r) in seen_wrappers or depth > 6:
             return
         wrappers.add((ins.addr, ins.func, r))
         for c in calls:
             sub = self.values(c, r, depth + 1, seen_wrappers | {(ins.addr, r)})
-            vals |= sub[0]
+            for v, origin in sub[0].items():
+                vals.setdefault(v, set()).update(origin)
             why += sub[1]
             wrappers |= sub[2]
 
@@ -467,9 +546,14 @@ class Program:
 
     # ---- svc sites ----
     def sites(self):
-        out = []
+        """The svc sites that count (all, or those in reachable functions),
+        and the unreachable ones left out: (sites, [{addr, func}])."""
+        out, dropped = [], []
         for ins in self.insns:
             if ins.base not in ("svc", "swi") or ins.data:
+                continue
+            if not self.alive(ins.index):
+                dropped.append({"addr": ins.addr, "func": ins.func})
                 continue
             n = imm("#" + ins.ops.split()[0]) if ins.ops else 0
             site = {"addr": ins.addr, "func": ins.func,
@@ -482,11 +566,13 @@ class Program:
                 continue
             vals, why, wrappers = self.values(ins.index, "r7")
             site["numbers"] = sorted(vals)
+            site["origins"] = {n: sorted({self.func_entry(self.insns[o]) for o in orig})
+                               for n, orig in vals.items()}
             site["unresolved"] = sorted(set(why))
             site["wrappers"] = sorted("%s@%#x(%s)" % (f, a, r) for a, f, r in wrappers)
             site["wrapper_args"] = sorted([a, r] for a, f, r in wrappers)
             out.append(site)
-        return out
+        return out, dropped
 
     # ---- the ENOSYS check after a splice-family call ----
     def func_entry(self, ins):
@@ -503,7 +589,7 @@ class Program:
         """Direct calls of the function at entry, through veneers/tail calls."""
         seen = seen or set()
         out = []
-        for c in self.callers.get(entry, []):
+        for c in filter(self.alive, self.callers.get(entry, [])):
             ins = self.insns[c]
             if ins.base == "b":  # veneer or tail call: its callers call us
                 e = self.func_entry(ins)
@@ -532,8 +618,8 @@ class Program:
                     out.append((c, wanted))
                     continue
                 vals, _, inner = self.values(c, r)
-                if vals & wanted:
-                    out.append((c, vals & wanted))
+                if set(vals) & wanted:
+                    out.append((c, set(vals) & wanted))
                 for a, _, r2 in inner:  # the caller passes on its own argument
                     todo.append((a, r2))
         return out
@@ -587,6 +673,199 @@ class Program:
         return None
 
 
+# ---- reachability from the entry point ----
+SHF_ALLOC, SHF_EXECINSTR = 0x2, 0x4
+STT_OBJECT = 1
+PC_OPERAND = re.compile(r"(?:^|,\s*)(?:pc|r15)(?:,|$)")
+
+
+class Reach:
+    """Which functions (objdump's labelled regions) can run, from e_entry.
+
+    Edges: direct calls and branches to another function (bl, blx #imm, b,
+    tail calls, veneers), fall-through into the next function, and, for
+    indirect calls, address-taken functions: a function whose address (with
+    or without the Thumb bit) is a constant of reachable code (literal-pool
+    word, pc-relative or GOT-relative sum, movw/movt, adr) or a word of a
+    reachable data object (a sized OBJECT symbol that reachable code or data
+    points into). Roots: the entry, and every word of the data sections that
+    no sized object covers (.init_array, .fini_array, .preinit_array, the
+    GOT, anonymous data): who reads those cannot be told, so they count.
+    Nodes are function entries (int) or data objects (start, end, name)."""
+
+    def __init__(self, prog):
+        self.prog, self.elf = prog, prog.elf
+        secs = [s for s in self.elf.sections if s["flags"] & SHF_ALLOC and s["addr"]]
+        self.code = [s for s in secs if s["flags"] & SHF_EXECINSTR]
+        self.data = [s for s in secs if not s["flags"] & SHF_EXECINSTR]
+        self.objects = sorted((v, v + size, n) for n, v, size, t in self.elf.symtab
+                              if t == STT_OBJECT and size and self._section(v, self.data))
+        self.starts = set(prog.func_addrs)
+        got = [v for n, v, _, _ in self.elf.symtab if n == "_GLOBAL_OFFSET_TABLE_"]
+        self.got = got[0] if got else None
+        self.addrs = [i.addr for i in prog.insns]
+        entry = self.function_of(self.elf.entry & ~1)
+        if entry is None:
+            die("%s: entry point %#x is not in code" % (prog.path, self.elf.entry))
+        self.parent, self.hops = {}, {}
+        self._walk([(entry, None, "entry point", 0)] + self._roots())
+        self.live = {n for n in self.parent if isinstance(n, int)}
+        self.direct = {n for n in self.live if self.hops[n] == 0}
+
+    @staticmethod
+    def _section(addr, secs):
+        for s in secs:
+            if s["addr"] <= addr < s["addr"] + s["size"]:
+                return s
+        return None
+
+    def function_of(self, addr):
+        """Entry of the function (labelled region) holding addr in code, or None."""
+        if self._section(addr, self.code) is None:
+            return None
+        k = bisect.bisect_right(self.prog.func_addrs, addr)
+        return self.prog.func_addrs[k - 1] if k else None
+
+    def object_of(self, addr):
+        k = bisect.bisect_right(self.objects, (addr, 0xFFFFFFFF))
+        if k and self.objects[k - 1][0] <= addr < self.objects[k - 1][1]:
+            return self.objects[k - 1]
+        return None
+
+    def _walk(self, seeds):
+        """0-1 breadth-first search: hops[node] is the fewest indirect calls
+        (through an address-taken function) on a path to node; seeds are
+        (node, parent, how, hops)."""
+        queue = collections.deque()
+        for node, parent, how, hops in seeds:
+            if hops < self.hops.get(node, hops + 1):
+                self.parent[node], self.hops[node] = (parent, how), hops
+                queue.append(node)
+        done = set()
+        while queue:
+            node = queue.popleft()
+            if node in done:
+                continue
+            done.add(node)
+            for nxt, how, w in self._edges(node):
+                hops = self.hops[node] + w
+                if hops < self.hops.get(nxt, hops + 1):
+                    self.parent[nxt], self.hops[nxt] = (node, how), hops
+                    if w:
+                        queue.append(nxt)
+                    else:
+                        queue.appendleft(nxt)
+
+    def _edges(self, node):
+        """[(next node, how, 1 when it is an indirect call else 0)]."""
+        if not isinstance(node, int):  # a data object: the words it holds
+            return self._pointees(self.elf.words(node[0], node[1]), "a word of " + node[2])
+        idx = self._indices(node)
+        return [(f, how, 0) for f, how in self._direct(idx, node)] + self._pointees(
+            ((None, v) for v in self._constants(idx)),
+            "address taken in " + self.prog.funcs[node])
+
+    def _indices(self, entry):
+        """Insn indices of the function at entry (up to the next label)."""
+        fa = self.prog.func_addrs
+        k = bisect.bisect_right(fa, entry)
+        end = fa[k] if k < len(fa) else 1 << 32
+        return range(bisect.bisect_left(self.addrs, entry), bisect.bisect_left(self.addrs, end))
+
+    def _direct(self, idx, node):
+        out = []
+        insns = self.prog.insns
+        for i in idx:
+            ins = insns[i]
+            t = None if ins.data else target_of(ins)
+            f = None if t is None else self.function_of(t & ~1)
+            if f is not None and f != node:
+                out.append((f, "called" if ins.base in ("bl", "blx") else "branched to"))
+        if idx and not ends_flow(insns[idx[-1]]) and idx[-1] + 1 < len(insns):
+            f = self.function_of(insns[idx[-1] + 1].addr)
+            if f is not None and f != node:
+                out.append((f, "fallen into"))
+        return out
+
+    def _constants(self, idx):
+        """Every address the code at idx may form: literal words, literal +
+        pc (PIC), literal + GOT (GOT-relative), movw/movt pairs, adr."""
+        lits, pcs, out, movw, movt, loaded = [], [], set(), {}, {}, {}
+        for i in idx:
+            ins = self.prog.insns[i]
+            pc = ins.addr + (4 if ins.thumb else 8)
+            if ins.mnem == ".word":
+                lits += [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)", ins.ops)]
+            elif ins.data:
+                continue
+            elif ins.base.startswith("ldr") and re.search(r"\[(?:pc|r15), #-?\d+\]", ins.ops):
+                m = re.search(r"\(?(?:0x)?([0-9a-f]+)\b", ins.comment)
+                w = self.elf.word(int(m.group(1), 16)) if m else None
+                lits += [] if w is None else [w]
+                loaded.setdefault(first_reg(ins), set()).add(w)
+            elif ins.base == "adr" or (ins.base in ("add", "sub") and
+                                       re.match(r"\w+, (?:pc|r15), #", ins.ops)):
+                k = imm(ins.ops) or 0
+                base = (pc & ~3) if ins.thumb else pc
+                out.add(base - k if ins.base == "sub" else base + k)
+            elif ins.base == "movw":
+                movw.setdefault(first_reg(ins), []).append(imm(ins.ops) or 0)
+            elif ins.base == "movt":
+                movt.setdefault(first_reg(ins), []).append(imm(ins.ops) or 0)
+            elif PC_OPERAND.search(ins.ops.split("@")[0]):
+                # add rN, pc / add rN, pc, rM / ldr rN, [pc, rM]: a literal
+                # loaded into rM (any one: no flow order assumed) + pc
+                regs = [reg(x) for x in REG_RE.findall(ins.ops.split("@")[0])]
+                pcs += [(pc, r) for r in regs if r != "r15"]
+        for p, r in pcs:
+            out.update((w + p) & 0xFFFFFFFF for w in loaded.get(r, ()) if w is not None)
+        for w in lits:
+            out.add(w)
+            if self.got is not None:
+                out.add((w + self.got) & 0xFFFFFFFF)
+        for r, his in movt.items():
+            out.update((h << 16) | lo for h in his for lo in movw.get(r, [0]))
+        return out
+
+    def _pointees(self, words, how):
+        """Edges to the functions (an indirect call: 1) and data objects (0)
+        the words point at."""
+        out = []
+        for _, v in words:
+            if (v & ~1) in self.starts and self.function_of(v & ~1) == v & ~1:
+                out.append((v & ~1, how, 1))
+                continue
+            obj = self.object_of(v)
+            if obj is not None:
+                out.append((obj, how, 0))
+        return out
+
+    def _roots(self):
+        """Seeds from the words no sized object covers, in every data section:
+        [(node, None, how, hops)]."""
+        out = []
+        for s in self.data:
+            start, end = s["addr"], s["addr"] + s["size"]
+            covered = [(a, b) for a, b, _ in self.objects if a < end and b > start]
+            for a, w in self.elf.words(start, end):
+                if not any(x <= a < y for x, y in covered):
+                    out += [(n, None, how, w) for n, how, w in self._pointees(
+                        [(a, w)], "a word at %#x in %s" % (a, s["name"]))]
+        return out
+
+    def name(self, node):
+        return self.prog.funcs[node] if isinstance(node, int) else node[2]
+
+    def path(self, node):
+        """[(name, how)] from a root to node."""
+        out = []
+        while node is not None:
+            parent, how = self.parent[node]
+            out.append((self.name(node), how))
+            node = parent
+        return out[::-1]
+
+
 def syscall_names(ktree):
     tbl = os.path.join(ktree, "arch/arm/tools/syscall.tbl")
     names = dict(ARM_PRIVATE)
@@ -601,11 +880,47 @@ def syscall_names(ktree):
     return names
 
 
-def audit(path, ktree):
-    prog = Program(path)
-    names = syscall_names(ktree)
-    sites = prog.sites()
-    nums = sorted({n for s in sites for n in s.get("numbers", [])})
+def reachability(prog, all_sites):
+    """Turn reachability on in prog where it can be told soundly: (Reach or
+    None, a sentence saying which svc sites count and why)."""
+    if all_sites:
+        return None, "all sites: every svc site counts (--all-sites)"
+    if prog.elf.symtab is None or not prog.symbols:
+        return None, ("all sites: stripped (no symbol table), so reachability "
+                      "cannot be told soundly; every svc site counts")
+    reach = Reach(prog)
+    prog.live = reach.live
+    return reach, ("reachable: svc sites in functions reachable from the entry "
+                   "point %#x (direct calls and branches; for indirect calls, "
+                   "every function whose address reachable code or data holds)"
+                   % prog.elf.entry)
+
+
+def syscall_paths(reach, prog, sites):
+    """For each number: how it is reached, 'direct' (calls and branches from
+    the entry alone) or 'indirect' (only through an address-taken function
+    or a data root; indirect_hops: the fewest indirect calls on the way), and
+    one example path [{func, via}] to the svc."""
+    best = {}
+    for s in sites:
+        entry = prog.func_entry(prog.by_addr[s["addr"]])
+        for n, origins in s.get("origins", {}).items():
+            for g in origins:
+                if g not in reach.parent:  # a constant in code outside labels
+                    g = entry
+                rank = max(reach.hops[g], reach.hops[entry])
+                path = reach.path(g)
+                if g != entry:
+                    path.append((s["func"], "svc, number passed by " + reach.name(g)))
+                key = (rank, len(path))
+                if n not in best or key < best[n][0]:
+                    best[n] = (key, path)
+    return {n: {"reached": "direct" if key[0] == 0 else "indirect",
+                "indirect_hops": key[0], "path": [{"func": f, "via": how} for f, how in path]}
+            for n, (key, path) in best.items()}
+
+
+def splice_checks(prog, sites, names):
     splice_nrs = {n for n, name in names.items() if name in SPLICE_FAMILY}
     splice = []
     for s in sites:
@@ -619,17 +934,42 @@ def audit(path, ktree):
                            "enosys_check": prog.enosys_after(c)})
         splice.append({"addr": s["addr"], "func": s["func"],
                        "syscalls": [names[n] for n in hit], "calls": checks})
+    return splice
+
+
+def audit(path, ktree, all_sites=False):
+    prog = Program(path)
+    names = syscall_names(ktree)
+    reach, mode = reachability(prog, all_sites)
+    sites, dropped = prog.sites()
+    nums = sorted({n for s in sites for n in s.get("numbers", [])})
+    how = syscall_paths(reach, prog, sites) if reach else {}
+    syscalls = []
+    for n in nums:
+        sc = {"nr": n, "name": names.get(n, "unknown_%d" % n)}
+        sc.update(how.get(n, {"reached": "unfiltered", "indirect_hops": None, "path": []}))
+        syscalls.append(sc)
+    splice = splice_checks(prog, sites, names)
+    for s in sites:
+        s.pop("origins", None)
     return {
         "elf": path, "symbols": prog.symbols,
         "svc_sites": len(sites),
         "sites": sites,
         "resolved_sites": sum(1 for s in sites if s.get("numbers") and not s.get("unresolved")),
-        "syscalls": [{"nr": n, "name": names.get(n, "unknown_%d" % n)} for n in nums],
+        "syscalls": syscalls,
         "unresolved": [s for s in sites if s.get("unresolved")],
         "oabi": [s for s in sites if "oabi" in s],
         "svc_imm": [s for s in sites if "svc_imm" in s],
         "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
         "splice_family": splice,
+        "reachability": {
+            "mode": "reachable" if reach else "all-sites", "why": mode,
+            "svc_sites_all": len(sites) + len(dropped),
+            "unreachable_sites": dropped,
+            "functions": len(prog.func_addrs),
+            "reachable_functions": len(reach.live) if reach else None,
+            "direct_functions": len(reach.direct) if reach else None},
     }
 
 
@@ -638,6 +978,7 @@ def text_report(r):
         r["elf"], r["svc_sites"], r["resolved_sites"], len(r["syscalls"]),
         "" if r["symbols"] else " (stripped: no symbols, read as ARM code)"))
     print("  syscalls: " + " ".join(s["name"] for s in r["syscalls"]))
+    reach_report(r)
     if r["wrappers"]:
         print("  syscall wrappers (number resolved at their call sites): " +
               ", ".join(r["wrappers"]))
@@ -662,10 +1003,40 @@ def text_report(r):
                 else "NO ENOSYS check found"))
 
 
+def reach_report(r):
+    """Which sites count, and per syscall how it is reached (one path)."""
+    x = r["reachability"]
+    print("  %s" % x["why"])
+    if x["mode"] != "reachable":
+        return
+    print("  functions: %d, reachable %d (%d by direct calls from the entry); svc "
+          "sites: %d, %d in unreachable functions not counted" % (
+              x["functions"], x["reachable_functions"], x["direct_functions"],
+              x["svc_sites_all"], len(x["unreachable_sites"])))
+    dead = x["unreachable_sites"]
+    if dead:
+        print("  not counted: " + ", ".join("%#x in %s" % (s["addr"], s["func"])
+                                            for s in dead[:10]) +
+              (" and %d more" % (len(dead) - 10) if len(dead) > 10 else ""))
+    print("  per syscall: direct (calls and branches from the entry) or indirect(N: "
+          "N calls through address-taken functions at least), and one path:")
+    for kind in ("direct", "indirect"):
+        for s in sorted(r["syscalls"], key=lambda s: s["indirect_hops"]):
+            if s["reached"] == kind:
+                print("    %-22s %-11s %s" % (s["name"], kind + (
+                    "(%d)" % s["indirect_hops"] if s["indirect_hops"] else ""), " > ".join(
+                    p["func"] + ("" if p["via"] == "called" else " (%s)" % p["via"])
+                    for p in s["path"])))
+
+
+USAGE = "usage: audit-syscalls.py [--ktree DIR] [--all-sites] [--json|--names] ELF..."
+
+
 def main(argv):
     args = argv[1:]
     ktree = os.path.join(TOP, "build/linux-6.1")
     mode = "text"
+    all_sites = False
     files = []
     while args:
         a = args.pop(0)
@@ -673,14 +1044,15 @@ def main(argv):
             ktree = args.pop(0)
         elif a in ("--json", "--names"):
             mode = a[2:]
+        elif a == "--all-sites":
+            all_sites = True
         elif a.startswith("-"):
-            die("unknown option %s (usage: audit-syscalls.py [--ktree DIR] "
-                "[--json|--names] ELF...)" % a)
+            die("unknown option %s (%s)" % (a, USAGE))
         else:
             files.append(a)
     if not files:
-        die("usage: audit-syscalls.py [--ktree DIR] [--json|--names] ELF...")
-    reports = [audit(f, ktree) for f in files]
+        die(USAGE)
+    reports = [audit(f, ktree, all_sites) for f in files]
     if mode == "json":
         json.dump(reports if len(reports) > 1 else reports[0], sys.stdout, indent=1)
         print()

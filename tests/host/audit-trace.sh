@@ -2,9 +2,12 @@
 # The dynamic half of the syscall audit: scripts/audit-trace.sh records the
 # syscalls init (sendfile and read/write runs) and BusyBox really make under
 # qemu-arm's strace. Then recall: every traced name must be in the static
-# set of scripts/audit-syscalls.py --names ELF (misses and precision printed).
+# set of scripts/audit-syscalls.py --names ELF (the reachable set) and of
+# --all-sites (misses and precision printed for both), and init's reachable
+# set must have a precision of 80% or more.
 set -u
 . "$(dirname "$0")/../lib.sh"
+echo "1..20"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-trace-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,34 +30,49 @@ run() {
 	fi
 }
 
-# recall PROGRAM ELF: every name in PROGRAM.names is in the static set.
-recall() {
-	local prog=$1 elf=$2 tool=$TOP/scripts/audit-syscalls.py
-	local name="$prog: recall: every traced syscall is in the static set"
-	local trace=$tmp/$prog.names static=$tmp/$prog.static
-	if [ ! -f "$tool" ]; then
-		not_ok "$name (scripts/audit-syscalls.py missing)"
-		return
+# static PROGRAM ELF SET [OPTION]: the sorted static set of ELF (reachable,
+# or all sites with --all-sites) into $tmp/PROGRAM.SET; 1 on error.
+static() {
+	local prog=$1 elf=$2 set=$3 out=$tmp/$1.$3
+	shift 3
+	if ! python3 "$TOP/scripts/audit-syscalls.py" "$@" --names "$elf" >"$out.raw" 2>"$out.err"; then
+		tail -n 5 "$out.err" | sed 's/^/  | /'
+		return 1
 	fi
+	grep -v '^[[:space:]]*$' "$out.raw" | LC_ALL=C sort -u >"$out"
+}
+
+# recall PROGRAM ELF SET [OPTION]: one case, every name in PROGRAM.names is
+# in the static set SET (reachable, or all-sites with --all-sites); prints
+# traced, static, misses and precision, and keeps the precision in
+# $tmp/PROGRAM.SET.precision (percent, one decimal).
+recall() {
+	local prog=$1 elf=$2 set=$3
+	local name="$prog: recall ($set set): every traced syscall is in the static set"
+	local trace=$tmp/$prog.names st=$tmp/$prog.$set
 	if [ ! -s "$trace" ]; then
 		not_ok "$name (no trace)"
 		return
 	fi
-	if ! python3 "$tool" --names "$elf" >"$static.raw" 2>"$tmp/$prog.static.err"; then
-		tail -n 5 "$tmp/$prog.static.err" | sed 's/^/  | /'
+	if ! static "$@"; then
 		not_ok "$name (audit-syscalls.py --names failed)"
 		return
 	fi
-	grep -v '^[[:space:]]*$' "$static.raw" | LC_ALL=C sort -u >"$static"
 	local misses hits nstatic
-	misses=$(LC_ALL=C comm -23 "$trace" "$static" | paste -sd ' ')
-	hits=$(LC_ALL=C comm -12 "$trace" "$static" | wc -l)
-	nstatic=$(wc -l <"$static")
-	echo "$prog: traced $(wc -l <"$trace"), static $nstatic, missed by the static set: ${misses:-none}"
-	awk -v h="$hits" -v s="$nstatic" -v p="$prog" 'BEGIN {
+	misses=$(LC_ALL=C comm -23 "$trace" "$st" | paste -sd ' ')
+	hits=$(LC_ALL=C comm -12 "$trace" "$st" | wc -l)
+	nstatic=$(wc -l <"$st")
+	echo "$prog ($set): traced $(wc -l <"$trace"), static $nstatic, missed by the static set: ${misses:-none}"
+	awk -v h="$hits" -v s="$nstatic" -v p="$prog ($set)" -v f="$st.precision" 'BEGIN {
 		printf "%s: precision %d/%d = %.1f%% (traced names in the static set / static set)\n",
-			p, h, s, s ? 100 * h / s : 0 }'
+			p, h, s, s ? 100 * h / s : 0
+		printf "%.1f\n", s ? 100 * h / s : 0 >f }'
 	check "$name" test -z "$misses"
+}
+
+# at_least FILE PERCENT: the precision kept in FILE is PERCENT or more.
+at_least() {
+	[ -s "$1" ] && awk -v p="$(cat "$1")" -v min="$2" 'BEGIN { exit !(p >= min) }'
 }
 
 # init: both transfer paths, the console, the index.
@@ -85,5 +103,12 @@ check "busybox: 'Unknown syscall 398' mapped by number to rseq" has "$b" rseq
 check "busybox: the exec'd child of sh was traced too (a second log)" \
 	test "$(grep -ac '^# busybox sh -c' "$tmp/busybox.strace")" -ge 2
 
-recall init "$TOP/build/app/arm/init.unstripped"
-recall busybox "$TOP/build/busybox/bin/busybox"
+# Recall and precision, for the reachable set (what --names gives, the
+# audit's set) and for every svc site (--all-sites, for comparison).
+init=$TOP/build/app/arm/init.unstripped bb=$TOP/build/busybox/bin/busybox
+recall init "$init" reachable
+recall init "$init" all-sites --all-sites
+recall busybox "$bb" reachable
+recall busybox "$bb" all-sites --all-sites
+check "init: precision of the reachable set at least 80% (now $(cat "$tmp/init.reachable.precision" 2>/dev/null)%)" \
+	at_least "$tmp/init.reachable.precision" 80
