@@ -5,6 +5,8 @@
 #               the patched tree and the tiny board's .config
 #   2. static   scripts/audit-syscalls.py: every svc site of each program
 #   3. report   scripts/audit-report.py: report + fragment
+#   4. holds    the fragment applied with Kconfig (olddefconfig on a copy of
+#               the config): lines that do not hold leave the fragment
 # AUDIT_ELFS (default: the init program, unstripped, same code as the one in
 # the initramfs) chooses the programs. AUDIT_BASE chooses the configuration
 # audited: tiny (default, the board's kernel/configs/vexpress_tiny_defconfig)
@@ -15,6 +17,7 @@
 # kernel built with it is not reconfigured for nothing).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/kbuild-env.sh"
 cd "$TOP" # paths in the report and the fragment stay relative
 base=${AUDIT_BASE:-tiny}
 case $base in
@@ -39,6 +42,34 @@ phase static "audit-static$sfx" sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls
 phase report "audit-report$sfx" "$TOP/scripts/audit-report.py" "$out/kmap.json" \
 	"$out/syscalls.json" "$out/audit.fragment.new" ${measured:+"$measured"}
 cp "$LOGS/audit-report$sfx.log" "$out/report.txt"
+
+# 4. holds: Kconfig has the last word. An option another one selects (KCMP
+# under DRM) stays on whatever the fragment says: apply the fragment to a
+# copy of the config, run olddefconfig, and move every line that does not
+# hold from the fragment to the report, until all hold.
+holds() {
+	local t=$TOP/$out/kconfig-check bad
+	for _ in 1 2 3; do
+		rm -rf "$t"
+		mkdir -p "$t"
+		cp "$config" "$t/.config"
+		"$ktree/scripts/kconfig/merge_config.sh" -m -O "$t" "$t/.config" "$out/audit.fragment.new" &&
+			"${KMAKE[@]}" O="$t" olddefconfig || return 1
+		bad=$("$TOP/scripts/config-holds.sh" "$t/.config" "$out/audit.fragment.new" 2>&1 |
+			sed -n "s/^fragment [^:]*: '# \(CONFIG_[A-Za-z0-9_]*\) is not set'.*/\1/p") || true
+		[ -n "$bad" ] || return 0
+		for o in $bad; do
+			echo "  $o: =n does not hold here (Kconfig keeps it on: another option selects it); left out of the fragment" |
+				tee -a "$out/report.txt"
+			grep -vx "# $o is not set" "$out/audit.fragment.new" >"$out/audit.fragment.tmp"
+			mv "$out/audit.fragment.tmp" "$out/audit.fragment.new"
+		done
+	done
+	return 1
+}
+phase holds "audit-holds$sfx" holds
+n=$(grep -c '^# CONFIG_.* is not set$' "$out/audit.fragment.new" || true)
+echo "fragment after Kconfig's check: $n option(s) set to n" >>"$out/report.txt"
 if cmp -s "$out/audit.fragment.new" "$out/audit.fragment"; then
 	rm -f "$out/audit.fragment.new"
 else

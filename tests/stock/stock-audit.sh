@@ -6,7 +6,7 @@
 # (CONFIG_SYSCALL_SPLICE); every line of it holds in the trimmed kernel.
 set -u
 . "$(dirname "$0")/../lib.sh"
-echo "1..9"
+echo "1..10"
 a=$TOP/build/audit-vexpress
 frag=$a/audit.fragment
 stock=$TOP/build/kernel-vexpress/.config
@@ -57,3 +57,5 @@ check "stock audit: options that do more than syscalls are left to a human (PRIN
 	bash -c "! grep -q PRINTK '$frag' && grep -q 'CONFIG_PRINTK .*decide by hand' '$a/report.txt'"
 check "stock audit: the trimmed kernel has splice compiled out, the stock one built in" \
 	bash -c "grep -qx '# CONFIG_SYSCALL_SPLICE is not set' '$trim' && grep -qx CONFIG_SYSCALL_SPLICE=y '$stock'"
+check "stock audit: KCMP (selected by DRM) is left out of the fragment, and the report says why" \
+	bash -c "! grep -q KCMP '$frag' && grep -q 'CONFIG_KCMP: =n does not hold here' '$a/report.txt'"
