@@ -11,7 +11,8 @@
 # counted for the later one (the report says so).
 #
 # Prints key=value lines:
-#   options=A B ...            in the order measured
+#   options=A B ...            in the order measured (MEASURE_OPTIONS_ORDER
+#                              gives another order of the same options)
 #   option_A_delta=N           bloat-o-meter delta (bytes; negative = saved)
 #   option_A_line=...          its add/remove line
 #   option_A_text=N            vmlinux text after turning A off
@@ -34,6 +35,16 @@ size=${CROSS_COMPILE}size
 [ -f "$frag" ] || { echo "measure-options: no $frag" >&2; exit 2; }
 mapfile -t opts < <(sed -n 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/\1/p' "$frag")
 [ ${#opts[@]} -gt 0 ] || { echo "measure-options: $frag turns nothing off" >&2; exit 2; }
+# MEASURE_OPTIONS_ORDER: the same options in another order (cheap ones
+# first, when the run may be cut short).
+if [ -n "${MEASURE_OPTIONS_ORDER:-}" ]; then
+	read -ra order <<<"$MEASURE_OPTIONS_ORDER"
+	if [ "$(printf '%s\n' "${order[@]}" | sort)" != "$(printf '%s\n' "${opts[@]}" | sort)" ]; then
+		echo "measure-options: MEASURE_OPTIONS_ORDER must name the fragment's options: ${opts[*]}" >&2
+		exit 2
+	fi
+	opts=("${order[@]}")
+fi
 mkdir -p "$logs"
 
 chain=$work/chain

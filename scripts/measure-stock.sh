@@ -18,8 +18,9 @@
 #               clients at once (scripts/measure-minram.sh)
 #   7. report   MEASURE_OUT.md and .json (scripts/measure-stock-render.py)
 #
-# Settings (environment): MEASURE_RAM=32 (MiB), MEASURE_SERVES=3,
-# MEASURE_MIN_LO=8 MEASURE_MIN_HI=64 (MiB) MEASURE_MIN_FINE=64 (KiB),
+# Settings (environment): MEASURE_RAM=64 (MiB; the stock kernel prints
+# nothing at 32 under QEMU's loader), MEASURE_SERVES=3,
+# MEASURE_MIN_LO=8 MEASURE_MIN_HI=64 (MiB) MEASURE_MIN_FINE=256 (KiB),
 # MEASURE_MIN_CLIENTS=64, MEASURE_OPTIONS=1 (0 skips phase 4),
 # MEASURE_OUT=images/audit-vexpress, MEASURE_WORK=build/measure-stock.
 # Logs: build/logs/measure-stock/. Exit status 0 report written; 1 a step
@@ -29,9 +30,9 @@ set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 here=$TOP/scripts
 
-ram=${MEASURE_RAM:-32}
+ram=${MEASURE_RAM:-64}
 serves=${MEASURE_SERVES:-3}
-lo=${MEASURE_MIN_LO:-8} hi=${MEASURE_MIN_HI:-64} fine=${MEASURE_MIN_FINE:-64}
+lo=${MEASURE_MIN_LO:-8} hi=${MEASURE_MIN_HI:-64} fine=${MEASURE_MIN_FINE:-256}
 export MEASURE_MIN_CLIENTS=${MEASURE_MIN_CLIENTS:-64}
 out=${MEASURE_OUT:-$TOP/images/audit-vexpress}
 work=${MEASURE_WORK:-$TOP/build/measure-stock}
