@@ -47,6 +47,16 @@ cp "$LOGS/audit-report$sfx.log" "$out/report.txt"
 # under DRM) stays on whatever the fragment says: apply the fragment to a
 # copy of the config, run olddefconfig, and move every line that does not
 # hold from the fragment to the report, until all hold.
+# gone_with CONFIG: the options on in the audited config that CONFIG lost
+# without the fragment naming them (they depend on one it turns off).
+gone_with() {
+	local g
+	g=$(LC_ALL=C comm -23 <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' "$config" | LC_ALL=C sort) \
+		<(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' "$1" | LC_ALL=C sort) |
+		grep -vxF -f <(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$out/audit.fragment.new") |
+		tr '\n' ' ') || true
+	[ -z "$g" ] || echo "  with the fragment these options, on now, go too (they depend on one it turns off): $g"
+}
 holds() {
 	local t=$TOP/$out/kconfig-check bad
 	for _ in 1 2 3; do
@@ -57,7 +67,10 @@ holds() {
 			"${KMAKE[@]}" O="$t" olddefconfig || return 1
 		bad=$("$TOP/scripts/config-holds.sh" "$t/.config" "$out/audit.fragment.new" 2>&1 |
 			sed -n "s/^fragment [^:]*: '# \(CONFIG_[A-Za-z0-9_]*\) is not set'.*/\1/p") || true
-		[ -n "$bad" ] || return 0
+		if [ -z "$bad" ]; then
+			gone_with "$t/.config" >>"$out/report.txt"
+			return 0
+		fi
 		for o in $bad; do
 			echo "  $o: =n does not hold here (Kconfig keeps it on: another option selects it); left out of the fragment" |
 				tee -a "$out/report.txt"

@@ -24,7 +24,9 @@
 # Exit status: 0; 1 a build failed; 2 usage.
 set -eu -o pipefail
 [ $# -eq 3 ] || { echo "usage: $0 FROM_DIR FRAGMENT WORK" >&2; exit 2; }
-from=$1 frag=$2 work=$3
+# Absolute paths: the kernel's make runs in its source tree, where a
+# relative O= would name another (empty) folder.
+from=$(realpath "$1") frag=$(realpath "$2") work=$(realpath -m "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kbuild-env.sh

@@ -55,17 +55,23 @@ echo "measure-stock: vexpress_defconfig (stock) against stock + the audit fragme
 # normalize FILE: "SYMBOL=value" lines, sorted; "is not set" -> =n.
 normalize() {
 	sed -n -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' \
-		-e '/^CONFIG_[A-Za-z0-9_]*=/p' "$1" | LC_ALL=C sort
+		-e '/^CONFIG_[A-Za-z0-9_]*=/p' "$1" | LC_ALL=C sort -u
 }
 do_config() {
 	"$here/config-holds.sh" "$trim/.config" "$frag" || return
 	echo "fragment_options=$(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$frag" | tr '\n' ' ' | sed 's/ $//')"
 	normalize "$stock/.config" >"$work/stock.cfg"
 	normalize "$trim/.config" >"$work/trim.cfg"
+	# Symbols the fragment changed, and those that went with them: on (=y)
+	# in stock and off or gone in the trimmed kernel, not named in the
+	# fragment (options that depend on the ones turned off: NFS on
+	# MULTIUSER, say).
 	echo "config_changed=$(LC_ALL=C comm -13 "$work/stock.cfg" "$work/trim.cfg" | cut -d= -f1 |
-		sed 's/^CONFIG_//' | tr '\n' ' ' | sed 's/ $//')"
-	echo "config_gone=$(LC_ALL=C comm -23 <(cut -d= -f1 "$work/stock.cfg") <(cut -d= -f1 "$work/trim.cfg") |
-		sed 's/^CONFIG_//' | tr '\n' ' ' | sed 's/ $//')"
+		sed 's/^CONFIG_//' | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
+	echo "config_gone=$(LC_ALL=C comm -23 <(grep '=y$' "$work/stock.cfg" | cut -d= -f1) \
+		<(grep '=y$' "$work/trim.cfg" | cut -d= -f1) | sed 's/^CONFIG_//' |
+		grep -vxF -f <(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$frag") |
+		tr '\n' ' ' | sed 's/ $//')"
 }
 do_sizes() {
 	local v

@@ -6,7 +6,7 @@
 # (CONFIG_SYSCALL_SPLICE); every line of it holds in the trimmed kernel.
 set -u
 . "$(dirname "$0")/../lib.sh"
-echo "1..10"
+echo "1..11"
 a=$TOP/build/audit-vexpress
 frag=$a/audit.fragment
 stock=$TOP/build/kernel-vexpress/.config
@@ -59,3 +59,6 @@ check "stock audit: the trimmed kernel has splice compiled out, the stock one bu
 	bash -c "grep -qx '# CONFIG_SYSCALL_SPLICE is not set' '$trim' && grep -qx CONFIG_SYSCALL_SPLICE=y '$stock'"
 check "stock audit: KCMP (selected by DRM) is left out of the fragment, and the report says why" \
 	bash -c "! grep -q KCMP '$frag' && grep -q 'CONFIG_KCMP: =n does not hold here' '$a/report.txt'"
+check "stock audit: the report names the options that go with the fragment (NFS_FS, which needs MULTIUSER)" \
+	bash -c "grep 'go too' '$a/report.txt' | grep -qw NFS_FS && grep -qx '# CONFIG_NFS_FS is not set' '$trim' ||
+		{ grep 'go too' '$a/report.txt' | grep -qw NFS_FS && ! grep -q '^CONFIG_NFS_FS=' '$trim'; }"
