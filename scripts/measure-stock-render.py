@@ -30,7 +30,8 @@ def options(d):
     for o in d.get("options", "").split():
         p = "option_%s_" % o
         out.append({"name": o, "delta": num(d.get(p + "delta")), "line": d.get(p + "line"),
-                    "text": num(d.get(p + "text")), "held": d.get(p + "held") == "1",
+                    "text": num(d.get(p + "text")),
+                    "held": {"1": True, "0": False}.get(d.get(p + "held")),
                     "seconds": num(d.get(p + "seconds"))})
     return out
 
@@ -85,9 +86,9 @@ def main(argv):
     adds_up = opts and summed == total and j["options_chain_matches_trim"]
     lines = ["stock vexpress_defconfig (+EXPERT, series applied) against stock + the audit "
              "fragment (%d options =n)" % len(j["fragment"]),
-             "  %-26s %14s %14s %12s" % ("", "stock", "trimmed", "saving")]
+             "  %-40s %14s %14s %12s" % ("", "stock", "trimmed", "saving")]
     for r in rows:
-        lines.append("  %-26s %14s %14s %12s" % (
+        lines.append("  %-40s %14s %14s %12s" % (
             "%s (%s)" % (r["figure"], r["unit"]), fmt(r["stock"]), fmt(r["trimmed"]),
             fmt(r["saving"])))
     lines.append("  bloat-o-meter stock -> trimmed: %s" % d.get("bloat_line"))
@@ -101,7 +102,7 @@ def main(argv):
     for o in opts:
         lines.append("    CONFIG_%-24s %8s%s" % (
             o["name"], fmt(-o["delta"] if o["delta"] is not None else None),
-            "" if o["held"] else "  (did NOT hold: something selects it)"))
+            "  (did NOT hold: something selects it)" if o["held"] is False else ""))
     if opts:
         lines.append("    sum %s, whole fragment %s: %s" % (
             fmt(-summed if summed is not None else None), fmt(-total if total is not None else None),
@@ -138,7 +139,7 @@ def main(argv):
                 "functions).\n\n| option | bytes saved | build (s) |\n|---|---:|---:|\n")
         for o in opts:
             f.write("| CONFIG_%s%s | %s | %s |\n" % (
-                o["name"], "" if o["held"] else " (did not hold)",
+                o["name"], " (did not hold)" if o["held"] is False else "",
                 fmt(-o["delta"] if o["delta"] is not None else None), fmt(o["seconds"])))
         if opts:
             f.write("| sum | %s | |\n\nThe whole fragment: %s bytes; %s.\n" % (

@@ -22,6 +22,8 @@
 # nothing at 32 under QEMU's loader), MEASURE_SERVES=3,
 # MEASURE_MIN_LO=8 MEASURE_MIN_HI=64 (MiB) MEASURE_MIN_FINE=256 (KiB),
 # MEASURE_MIN_CLIENTS=64, MEASURE_OPTIONS=1 (0 skips phase 4),
+# MEASURE_OPTIONS_FROM=FILE (phase 4's figures from an earlier run's
+# options.env, whose chain folder is still there),
 # MEASURE_OUT=images/audit-vexpress, MEASURE_WORK=build/measure-stock.
 # Logs: build/logs/measure-stock/. Exit status 0 report written; 1 a step
 # failed or a board did not serve (the report is still written then).
@@ -84,10 +86,16 @@ do_bloat() {
 		"$work/bloat-o-meter.txt" 10
 }
 do_options() {
-	"$here/measure-options.sh" "$stock" "$frag" "$work/options" >"$work/options.env" || return
-	cat "$work/options.env"
+	if [ -n "${MEASURE_OPTIONS_FROM:-}" ]; then
+		# The per-option builds of an earlier run (its options.env; its
+		# chain folder must still be there): an hour of builds not redone.
+		cp "$MEASURE_OPTIONS_FROM" "$work/options.raw"
+	else
+		"$here/measure-options.sh" "$stock" "$frag" "$work/options" >"$work/options.raw" || return
+	fi
+	cat "$work/options.raw"
 	local last
-	last=$(sed -n 's/^chain_config=//p' "$work/options.env")
+	last=$(sed -n 's/^chain_config=//p' "$work/options.raw")
 	if normalize "$last" | cmp -s - "$work/trim.cfg"; then
 		echo "chain_matches_trim=1"
 	else
