@@ -70,8 +70,8 @@ do_config() {
 	# MULTIUSER, say).
 	echo "config_changed=$(LC_ALL=C comm -13 "$work/stock.cfg" "$work/trim.cfg" | cut -d= -f1 |
 		sed 's/^CONFIG_//' | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
-	echo "config_gone=$(LC_ALL=C comm -23 <(grep '=y$' "$work/stock.cfg" | cut -d= -f1) \
-		<(grep '=y$' "$work/trim.cfg" | cut -d= -f1) | sed 's/^CONFIG_//' |
+	echo "config_gone=$(LC_ALL=C comm -23 <(grep '=y$' "$work/stock.cfg" | cut -d= -f1 | LC_ALL=C sort) \
+		<(grep '=y$' "$work/trim.cfg" | cut -d= -f1 | LC_ALL=C sort) | sed 's/^CONFIG_//' |
 		grep -vxF -f <(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$frag") |
 		tr '\n' ' ' | sed 's/ $//')"
 }
