@@ -18,16 +18,10 @@ for f in "$1" "$2"; do
 	[ -f "$f" ] || { echo "measure-config: missing $f (run make board)" >&2; exit 2; }
 done
 
-# normalize FILE: one "SYMBOL=value" per line, sorted; "is not set" -> =n.
-normalize() {
-	sed -n -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' \
-		-e '/^CONFIG_[A-Za-z0-9_]*=/p' "$1" | LC_ALL=C sort
-}
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-config.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-normalize "$1" >"$tmp/tiny"
-normalize "$2" >"$tmp/base"
+"$(dirname "$0")/config-normalize.sh" "$1" >"$tmp/tiny"
+"$(dirname "$0")/config-normalize.sh" "$2" >"$tmp/base"
 [ -s "$tmp/tiny" ] || { echo "measure-config: no CONFIG_ lines in $1" >&2; exit 2; }
 [ -s "$tmp/base" ] || { echo "measure-config: no CONFIG_ lines in $2" >&2; exit 2; }
 

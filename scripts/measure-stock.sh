@@ -54,16 +54,11 @@ mkdir -p "$work"
 rm -f "$out.md" "$out.json"
 echo "measure-stock: vexpress_defconfig (stock) against stock + the audit fragment; logs in build/logs/$lg/"
 
-# normalize FILE: "SYMBOL=value" lines, sorted; "is not set" -> =n.
-normalize() {
-	sed -n -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' \
-		-e '/^CONFIG_[A-Za-z0-9_]*=/p' "$1" | LC_ALL=C sort -u
-}
 do_config() {
 	"$here/config-holds.sh" "$trim/.config" "$frag" || return
 	echo "fragment_options=$(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$frag" | tr '\n' ' ' | sed 's/ $//')"
-	normalize "$stock/.config" >"$work/stock.cfg"
-	normalize "$trim/.config" >"$work/trim.cfg"
+	"$here/config-normalize.sh" "$stock/.config" >"$work/stock.cfg"
+	"$here/config-normalize.sh" "$trim/.config" >"$work/trim.cfg"
 	# Symbols the fragment changed, and those that went with them: on (=y)
 	# in stock and off or gone in the trimmed kernel, not named in the
 	# fragment (options that depend on the ones turned off: NFS on
@@ -96,11 +91,11 @@ do_options() {
 	cat "$work/options.raw"
 	local last
 	last=$(sed -n 's/^chain_config=//p' "$work/options.raw")
-	if normalize "$last" | cmp -s - "$work/trim.cfg"; then
+	if "$here/config-normalize.sh" "$last" | cmp -s - "$work/trim.cfg"; then
 		echo "chain_matches_trim=1"
 	else
 		echo "chain_matches_trim=0"
-		normalize "$last" | diff - "$work/trim.cfg" >&2 || true
+		"$here/config-normalize.sh" "$last" | diff - "$work/trim.cfg" >&2 || true
 	fi
 }
 do_boot() {
