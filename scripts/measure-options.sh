@@ -13,11 +13,15 @@
 # Prints key=value lines:
 #   options=A B ...            in the order measured (MEASURE_OPTIONS_ORDER
 #                              gives another order of the same options)
+#   option_A_deferred=1        A=n did not hold where it came (an option
+#                              still on selects it: RSEQ selects MEMBARRIER),
+#                              so A was tried again after all the others
 #   option_A_delta=N           bloat-o-meter delta (bytes; negative = saved)
 #   option_A_line=...          its add/remove line
 #   option_A_text=N            vmlinux text after turning A off
 #   option_A_held=1|0          A really is off after olddefconfig (0: something
-#                              selects it, and the delta is that of nothing)
+#                              selects it even after its retry, and the delta
+#                              is that of nothing)
 #   option_A_seconds=N         the build's time
 #   chain_config=PATH          the last .config, for the caller to compare
 # Full logs in build/logs/$MEASURE_LOGS/option-A.log.
@@ -56,8 +60,10 @@ echo "measure-options: copy ${from#"$TOP"/} (time stamps kept: the builds are in
 cp -a "$from" "$chain"
 cp "$chain/vmlinux" "$work/prev.vmlinux"
 
-echo "options=${opts[*]}"
-for o in "${opts[@]}"; do
+queue=("${opts[@]}") measured=() deferred=" "
+while [ ${#queue[@]} -gt 0 ]; do
+	o=${queue[0]}
+	queue=("${queue[@]:1}")
 	log=$logs/option-$o.log
 	start=$SECONDS
 	echo "measure-options: $o=n, building vmlinux (log ${log#"$TOP"/})" >&2
@@ -70,11 +76,22 @@ for o in "${opts[@]}"; do
 		tail -n 20 "$log" | sed 's/^/  | /' >&2
 		exit 1
 	fi
+	held=0
 	if grep -qx "# CONFIG_$o is not set" "$chain/.config" || ! grep -q "^CONFIG_$o=" "$chain/.config"; then
-		echo "option_${o}_held=1"
-	else
-		echo "option_${o}_held=0"
+		held=1
 	fi
+	if [ $held = 0 ] && [ ${#queue[@]} -gt 0 ] && [[ $deferred != *" $o "* ]]; then
+		# Something still on selects it (Kconfig put it back): try it
+		# again once the others are off. Nothing changed, so prev.vmlinux
+		# stays the one to compare with.
+		echo "measure-options: $o=n does not hold yet (selected by an option still on); again after ${queue[*]}" >&2
+		echo "option_${o}_deferred=1"
+		deferred+="$o "
+		queue+=("$o")
+		continue
+	fi
+	measured+=("$o")
+	echo "option_${o}_held=$held"
 	"$here/measure-bloat.sh" "$KSRC" "$work/prev.vmlinux" "$chain/vmlinux" \
 		"$work/option-$o.bloat.txt" 3 2>/dev/null |
 		sed -n "s/^bloat_delta=/option_${o}_delta=/p; s/^bloat_line=/option_${o}_line=/p"
@@ -82,4 +99,5 @@ for o in "${opts[@]}"; do
 	echo "option_${o}_seconds=$((SECONDS - start))"
 	cp "$chain/vmlinux" "$work/prev.vmlinux"
 done
+echo "options=${measured[*]}"
 echo "chain_config=$chain/.config"

@@ -25,13 +25,14 @@ ROWS = (  # (label, key under each board, unit, +1: more is better)
 
 
 def options(d):
-    """[{name, delta, line, text, held, seconds}] in the order measured."""
+    """[{name, delta, line, text, held, deferred, seconds}] in the order measured."""
     out = []
     for o in d.get("options", "").split():
         p = "option_%s_" % o
         out.append({"name": o, "delta": num(d.get(p + "delta")), "line": d.get(p + "line"),
                     "text": num(d.get(p + "text")),
                     "held": {"1": True, "0": False}.get(d.get(p + "held")),
+                    "deferred": d.get(p + "deferred") == "1",
                     "seconds": num(d.get(p + "seconds"))})
     return out
 
@@ -102,7 +103,8 @@ def main(argv):
     for o in opts:
         lines.append("    CONFIG_%-24s %8s%s" % (
             o["name"], fmt(-o["delta"] if o["delta"] is not None else None),
-            "  (did NOT hold: something selects it)" if o["held"] is False else ""))
+            "  (did NOT hold: something selects it)" if o["held"] is False else
+            "  (measured last: an option on until then selected it)" if o["deferred"] else ""))
     if opts:
         lines.append("    sum %s, whole fragment %s: %s" % (
             fmt(-summed if summed is not None else None), fmt(-total if total is not None else None),
@@ -139,7 +141,8 @@ def main(argv):
                 "functions).\n\n| option | bytes saved | build (s) |\n|---|---:|---:|\n")
         for o in opts:
             f.write("| CONFIG_%s%s | %s | %s |\n" % (
-                o["name"], " (did not hold)" if o["held"] is False else "",
+                o["name"], " (did not hold)" if o["held"] is False else
+                " (measured last: an option on until then selected it)" if o["deferred"] else "",
                 fmt(-o["delta"] if o["delta"] is not None else None), fmt(o["seconds"])))
         if opts:
             f.write("| sum | %s | |\n\nThe whole fragment: %s bytes; %s.\n" % (
