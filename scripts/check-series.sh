@@ -20,7 +20,8 @@
 #   x86def      x86_64 defconfig with =n: vmlinux linked (objtool runs)
 #   rand        RAND_N (default 3) ARM randconfigs, seeds RAND_SEED0..
 #               (default 1..), with KCONFIG_ALLCONFIG forcing
-#               SYSCALL_SPLICE=n and EXPERT=y: vmlinux and modules linked;
+#               SYSCALL_SPLICE=n and EXPERT=y: vmlinux and modules (when
+#               the randconfig has CONFIG_MODULES) linked;
 #               reproducible (KCONFIG_SEED), one time per build reported
 #   allmod      every .c file the series touches, make path/file.o under
 #               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
@@ -237,8 +238,13 @@ rand_one() {
 	KCONFIG_SEED=$seed KCONFIG_ALLCONFIG=$force cs_make "$TREE" arm "$o" randconfig &&
 		grep -q '^# CONFIG_SYSCALL_SPLICE is not set' "$o/.config" &&
 		"$TREE/scripts/config" --file "$o/.config" --disable WERROR &&
-		cs_make "$TREE" arm "$o" olddefconfig &&
+		cs_make "$TREE" arm "$o" olddefconfig || return
+	# a randconfig may have no modules, and "make modules" then stops
+	if grep -q '^CONFIG_MODULES=y' "$o/.config"; then
 		cs_make "$TREE" arm "$o" vmlinux modules
+	else
+		cs_make "$TREE" arm "$o" vmlinux
+	fi
 }
 
 stage_rand() {
