@@ -69,8 +69,14 @@ run() {
 		spid=$!
 		sleep 2
 	fi
-	good=$(FETCH_MAX_TIME=400 fetch_many 64 "http://127.0.0.1:$PORT/test.bin" "$want" "$tmp/$name")
-	check "$name: 64 clients at once, every body whole with the right sha256 ($good/64)" [ "$good" = 64 ]
+	# At the smallest RAM the kernel's TCP memory is under pressure and
+	# drops incoming segments; a client's request can then arrive after the
+	# server's request timeout (10 s), and the server closes that connection
+	# with no response (seen once in 7 runs, with a kernel build sharing the
+	# host). Such a client asks once more; a body cut short or wrong is not
+	# retried, and the retries are counted in the case's name.
+	good=$(FETCH_MAX_TIME=400 FETCH_RETRY_EMPTY=1 fetch_many 64 "http://127.0.0.1:$PORT/test.bin" "$want" "$tmp/$name")
+	check "$name: 64 clients at once, every body whole with the right sha256 ($good/64, $(fetch_retries "$tmp/$name") retried after no response)" [ "$good" = 64 ]
 	check "$name: no kernel panic, no OOM on the console" \
 		bash -c "! grep -Eq 'Kernel panic|invoked oom-killer' '$QEMU_LOG'"
 	check "$name: serves on afterwards" \
