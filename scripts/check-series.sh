@@ -232,7 +232,7 @@ stage_x86def() {
 
 # rand_one SEED: an ARM randconfig with the option forced off, linked.
 rand_one() {
-	local seed=$1 o=$CS/rand-$1 force=$CS/rand.allconfig
+	local seed=$1 o=$CS/rand-$1 force=$CS/rand.allconfig targets=(vmlinux)
 	printf 'CONFIG_EXPERT=y\n# CONFIG_SYSCALL_SPLICE is not set\n' >"$force"
 	mkdir -p "$o"
 	KCONFIG_SEED=$seed KCONFIG_ALLCONFIG=$force cs_make "$TREE" arm "$o" randconfig &&
@@ -240,11 +240,8 @@ rand_one() {
 		"$TREE/scripts/config" --file "$o/.config" --disable WERROR &&
 		cs_make "$TREE" arm "$o" olddefconfig || return
 	# a randconfig may have no modules, and "make modules" then stops
-	if grep -q '^CONFIG_MODULES=y' "$o/.config"; then
-		cs_make "$TREE" arm "$o" vmlinux modules
-	else
-		cs_make "$TREE" arm "$o" vmlinux
-	fi
+	if grep -q '^CONFIG_MODULES=y' "$o/.config"; then targets+=(modules); fi
+	cs_make "$TREE" arm "$o" "${targets[@]}"
 }
 
 stage_rand() {

@@ -52,17 +52,14 @@ fetch_many() {
 }
 
 # fetch_one URL BASE: one client of fetch_many. BASE.sha gets the sha256 of
-# the body it received, BASE.rc curl's exit status, BASE.hdr how many bytes
-# of response header arrived.
+# the body it received, BASE.hdr how many bytes of response header arrived
+# (0: nothing came back, so curl failed).
 fetch_one() {
 	local try
 	for try in 1 2; do
-		{
-			curl -sf --max-time "${FETCH_MAX_TIME:-60}" -w '%{stderr}%{size_header}' "$1" 2>"$2.hdr"
-			echo $? >"$2.rc"
-		} | sha256sum | cut -d' ' -f1 >"$2.sha"
-		[ "$(cat "$2.rc")" != 0 ] && [ "$(cat "$2.hdr")" = 0 ] && [ "$try" = 1 ] &&
-			[ "${FETCH_RETRY_EMPTY:-0}" = 1 ] || break
+		curl -sf --max-time "${FETCH_MAX_TIME:-60}" -w '%{stderr}%{size_header}' "$1" 2>"$2.hdr" |
+			sha256sum | cut -d' ' -f1 >"$2.sha"
+		[ "${FETCH_RETRY_EMPTY:-0}" = 1 ] && [ "$try" = 1 ] && [ "$(cat "$2.hdr")" = 0 ] || break
 		: >"$2.retry"
 	done
 }
