@@ -400,7 +400,6 @@ stage_size() {
 
 # ---- main ----
 main() {
-	[ -f "$TARBALL" ] || cs_die "$TARBALL not found (Debian package linux-source-6.1)"
 	PATCHES=()
 	mapfile -t PATCHES < <(cs_patches) || true
 	[ ${#PATCHES[@]} -gt 0 ] || cs_die "no patches in ${PATCH_DIR#"$TOP"/}/series"
@@ -413,8 +412,10 @@ main() {
 	local pkgs=
 	for c in x86 x86def allmod w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
 	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
-	[ -z "$pkgs" ] || EXTRA_PKGS="$pkgs" "$TOP/scripts/deps.sh" ||
+	# the board's packages too: linux-source-6.1 holds the tarball
+	EXTRA_PKGS="$pkgs" "$TOP/scripts/deps.sh" ||
 		cs_die "missing packages for the selected checks (see above)"
+	[ -f "$TARBALL" ] || cs_die "$TARBALL not found (Debian package linux-source-6.1)"
 
 	needs_tree=0
 	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1; do want "$c" && needs_tree=1; done
