@@ -125,15 +125,9 @@ def check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr):
     strace = os.path.join(tracedir, name + ".strace")
     if not os.path.exists(strace):
         die("%s missing (scripts/corpus-trace.sh %s)" % (strace, name))
-    sj = os.path.join(outdir, name + ".syscalls.json")
-    run([os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree, "--json", elf], sj)
-    frag = os.path.join(outdir, name + ".fragment")
-    report = run([os.path.join(HERE, "audit-report.py"), kmap_path, sj, frag],
-                 os.path.join(outdir, name + ".report.txt"))
-    static = set(run([os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree,
-                      "--names", elf]).split())
+    a = audit(name, elf, ktree, kmap_path, outdir)
+    static, off, report = a["static"], a["off"], a["report"]
     traced = trace_names(strace, byname, bynr)
-    off = fragment_off(frag)
     hit = traced & static
     res.update({
         "elf": elf, "static": len(static), "traced": len(traced), "hit": len(hit),
@@ -157,14 +151,31 @@ def check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr):
         if opt and opt in off:
             need.setdefault(opt, []).append(s)
     res["fragment_breaks"] = need
-    # The audit's verdict on the splice family, from its fragment.
-    if not res["splice_static"]:
-        res["verdict"] = "none"
-    elif res["fragment_splice_off"]:
-        res["verdict"] = "fallback"
-    else:
-        res["verdict"] = "kept"
+    res["verdict"] = a["verdict"]
     return res
+
+
+def audit(name, elf, ktree, kmap_path, outdir):
+    """The project's audit of one ELF, as scripts/audit.sh runs it: its
+    static syscall set, the options its fragment turns off, the report, and
+    the verdict on the splice family: "none" (never called), "fallback"
+    (the fragment turns SYSCALL_SPLICE off: a fallback was found) or "kept"
+    (called, no fallback proven: the fragment keeps it)."""
+    sj = os.path.join(outdir, name + ".syscalls.json")
+    run([os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree, "--json", elf], sj)
+    frag = os.path.join(outdir, name + ".fragment")
+    report = run([os.path.join(HERE, "audit-report.py"), kmap_path, sj, frag],
+                 os.path.join(outdir, name + ".report.txt"))
+    static = set(run([os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree,
+                      "--names", elf]).split())
+    off = fragment_off(frag)
+    if not static & SPLICE:
+        verdict = "none"
+    elif "SYSCALL_SPLICE" in off:
+        verdict = "fallback"
+    else:
+        verdict = "kept"
+    return {"static": static, "off": off, "report": report, "verdict": verdict}
 
 
 def tap(res):
