@@ -18,14 +18,16 @@ Prints the report on stdout:
   - the syscalls the programs may call, the optional ones marked with their
     option;
   - the optional families they call, and whether the configuration has them
-    (a family that is off answers ENOSYS: for the splice family, whether each
-    call is followed by an ENOSYS check);
+    (a family that is off answers ENOSYS: for the splice family, per call,
+    whether the program falls back, with the compare and branch found);
   - the optional families they never call: with the option on and
     user-visible, a candidate for =n (with the bytes it saves where measured);
-  - an optional family they do call, but only the splice family and with an
-    ENOSYS check after every call (the program has a fallback): a candidate
-    too, marked as such (this is what makes CONFIG_SYSCALL_SPLICE=n safe
-    for the board's init).
+  - an optional family they do call, but only the splice family and with
+    the verdict "fallback" for every call (its result reaches a compare
+    with ENOSYS whose ENOSYS branch leads to another way of moving the data:
+    scripts/audit_flow.py): a candidate too, marked as such (this is what
+    makes CONFIG_SYSCALL_SPLICE=n safe for the board's init). Any other
+    verdict ("no fallback proven") keeps the option on.
     A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
     help) speaks of syscalls or system calls (KMAP's "about_syscalls"): an
     option such as PRINTK or MIGRATION also gates a syscall the
@@ -97,27 +99,33 @@ def splice_lines(reports):
     out = []
     for r in reports:
         for s in r["splice_family"]:
-            calls = s["calls"] or [{"call": None, "caller": "?", "enosys_check": None}]
+            calls = s["calls"] or [{"call": None, "caller": "?", "verdict": "no fallback proven",
+                                    "why": "no direct caller found", "compares": []}]
             for c in calls:
-                where = ("ENOSYS checked at " + c["enosys_check"]) if c["enosys_check"] \
-                    else "no ENOSYS check found after it"
                 at = ("called at %#x in %s" % (c["call"], c["caller"])) if c["call"] \
                     else "no direct caller found"
-                out.append("  %s (svc %#x in %s), %s: %s" % (
+                out.append("  %s (svc %#x in %s), %s: %s (%s)" % (
                     "/".join(c.get("syscalls") or s["syscalls"]), s["addr"], s["func"],
-                    at, where))
+                    at, c.get("verdict", "no fallback proven"), c.get("why", "")))
+                for k in c.get("compares", []):
+                    out.append("    compare '%s' at %s (%s == ENOSYS); branch: %s; the ENOSYS "
+                               "path (%s) reaches: %s" % (
+                                   k["insn"], k["at"], k["tests"], k["branch"],
+                                   k["enosys_path"], " ".join(k["leads_to"]) or "none"))
     return out
 
 
 def falls_back(progs, names):
     """True when every call of every syscall in NAMES is a splice-family
-    call with an ENOSYS check after it (the program has a fallback)."""
+    call whose ENOSYS verdict is "fallback" (scripts/audit_flow.py: the
+    result reaches a compare with ENOSYS, and the ENOSYS branch leads to
+    another way of moving the data)."""
     sites = [s for r in progs for s in r["splice_family"]]
     covered = {n for s in sites for n in s["syscalls"]}
     if not names or not set(names) <= covered:
         return False
     calls = [c for s in sites if set(s["syscalls"]) & set(names) for c in s["calls"]]
-    return bool(calls) and all(c["enosys_check"] for c in calls)
+    return bool(calls) and all(c.get("verdict") == "fallback" for c in calls)
 
 
 def main(argv):
@@ -162,8 +170,8 @@ def main(argv):
                 fams[o].get("user_visible") and fams[o].get("about_syscalls") and
                 falls_back(progs, by_opt[o])]
     for opt in fallback:
-        print("  CONFIG_%s=n candidate (on now): every call of %s is followed by an "
-              "ENOSYS check, so the program falls back" % (opt, " ".join(by_opt[opt])))
+        print("  CONFIG_%s=n candidate (on now): every call of %s falls back on ENOSYS "
+              "(compare and branch above)" % (opt, " ".join(by_opt[opt])))
     cands += fallback
     for opt in sorted(fams):
         if opt in by_opt:

@@ -46,9 +46,12 @@ arch/arm/tools/syscall.tbl (--ktree, default build/linux-6.1) and the ARM
 private calls (0x0f0001..0x0f0006).
 
 For the splice family (splice, vmsplice, tee, sendfile, sendfile64) each call
-of the function holding the svc is checked for an ENOSYS test after it: a
-cmp/cmn against 38 (ENOSYS on ARM) reachable after the call in the caller,
-in a function the caller calls next, or in the caller's caller.
+of the function holding the svc gets a verdict, "fallback" or "no fallback
+proven" (scripts/audit_flow.py): the svc's result, -ENOSYS, is followed
+forward (r0, stack slots, errno through musl's __syscall_ret and
+__errno_location) to a compare with ENOSYS, and the branch taken on ENOSYS
+must lead to another way of moving the data (a file read and a write). The
+report names the compare and the branch.
 
 Output: a text report (default), JSON (--json), or the sorted names alone
 (--names), which is what the recall test compares with a dynamic trace.
@@ -62,6 +65,9 @@ import re
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import audit_flow  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OBJDUMP = os.environ.get("OBJDUMP", "arm-linux-gnueabi-objdump")
@@ -384,6 +390,8 @@ class Program:
         self._combining = set()
         self.symbols = bool(any(not n.startswith(".") for n in self.funcs.values()))
         self.live = None  # entries of the reachable functions; None: all count
+        self.origin_insns = {}  # number -> insn indices that set it (any site)
+        self.site_numbers = {}  # svc address -> its numbers
         self._build_cfg()
 
     def alive(self, i):
@@ -566,6 +574,9 @@ class Program:
                 continue
             vals, why, wrappers = self.values(ins.index, "r7")
             site["numbers"] = sorted(vals)
+            self.site_numbers[ins.addr] = set(vals)
+            for n, orig in vals.items():
+                self.origin_insns.setdefault(n, set()).update(orig)
             site["origins"] = {n: sorted({self.func_entry(self.insns[o]) for o in orig})
                                for n, orig in vals.items()}
             site["unresolved"] = sorted(set(why))
@@ -623,55 +634,6 @@ class Program:
                 for a, _, r2 in inner:  # the caller passes on its own argument
                     todo.append((a, r2))
         return out
-
-    def enosys_after(self, c, depth=0):
-        """Where a cmp/cmn #38 follows the call at insn index c, or None."""
-        start = self.insns[c]
-        work, seen = [c + 1], set()
-        callees = []
-        while work:
-            i = work.pop()
-            if i in seen or i >= len(self.insns) or len(seen) > 400:
-                continue
-            seen.add(i)
-            ins = self.insns[i]
-            if ins.data or ins.func != start.func:
-                continue
-            if ins.base in ("cmp", "cmn") and imm(ins.ops) in (ENOSYS, -ENOSYS):
-                return "%#x in %s" % (ins.addr, ins.func)
-            t = target_of(ins)
-            if ins.base in ("bl", "blx") and t is not None:
-                callees.append(t)
-            if not ends_flow(ins):
-                work.append(i + 1)
-            if t is not None and ins.base not in ("bl", "blx"):
-                tgt = self.by_addr.get(t)
-                if tgt is not None:
-                    work.append(tgt.index)
-        for t in callees[:4]:
-            hit = self.enosys_in(t)
-            if hit:
-                return hit
-        if depth == 0:
-            e = self.func_entry(start)
-            for cc in self.call_sites(e)[:8] if e is not None else []:
-                hit = self.enosys_after(cc, 1)
-                if hit:
-                    return hit
-        return None
-
-    def enosys_in(self, entry):
-        ins = self.by_addr.get(entry)
-        if ins is None:
-            return None
-        for k in range(ins.index, min(ins.index + 300, len(self.insns))):
-            x = self.insns[k]
-            if x.func != ins.func:
-                break
-            if x.base in ("cmp", "cmn") and imm(x.ops) in (ENOSYS, -ENOSYS):
-                return "%#x in %s" % (x.addr, x.func)
-        return None
-
 
 # ---- reachability from the entry point ----
 SHF_ALLOC, SHF_EXECINSTR = 0x2, 0x4
@@ -921,7 +883,11 @@ def syscall_paths(reach, prog, sites):
 
 
 def splice_checks(prog, sites, names):
+    """Per call of a splice-family syscall's function: does the program fall
+    back on ENOSYS? (scripts/audit_flow.py: the result is followed forward,
+    the svc answering -ENOSYS.)"""
     splice_nrs = {n for n, name in names.items() if name in SPLICE_FAMILY}
+    flow = audit_flow.Flow(prog, names, writes, ends_flow)
     splice = []
     for s in sites:
         hit = sorted(set(s.get("numbers", [])) & splice_nrs)
@@ -929,9 +895,18 @@ def splice_checks(prog, sites, names):
             continue
         checks = []
         for c, nrs in prog.numbered_calls(s, set(hit)):
+            init = {}
+            for r in ("r0", "r1", "r2", "r3"):
+                vals = prog.values(c, r)[0]
+                if len(vals) == 1:
+                    init[r] = audit_flow.K(next(iter(vals)))
+            v = flow.enosys(c, init, SPLICE_FAMILY)
+            ok = v["verdict"] == "fallback"
             checks.append({"call": prog.insns[c].addr, "caller": prog.insns[c].func,
                            "syscalls": [names[n] for n in sorted(nrs)],
-                           "enosys_check": prog.enosys_after(c)})
+                           "verdict": v["verdict"], "why": v["why"],
+                           "compares": v["compares"], "walk_steps": v["steps"],
+                           "enosys_check": v["compares"][0]["at"] if ok else None})
         splice.append({"addr": s["addr"], "func": s["func"],
                        "syscalls": [names[n] for n in hit], "calls": checks})
     return splice
@@ -994,13 +969,16 @@ def text_report(r):
     for s in r["splice_family"]:
         for c in s["calls"] or [{"call": None}]:
             if c["call"] is None:
-                print("  splice family: %s at %#x: no direct caller found" % (
+                print("  splice family: %s at %#x: no direct caller found: no fallback proven" % (
                     "/".join(s["syscalls"]), s["addr"]))
                 continue
-            print("  splice family: %s via %s, called at %#x in %s: %s" % (
+            print("  splice family: %s via %s, called at %#x in %s: %s (%s)" % (
                 "/".join(c["syscalls"]), s["func"], c["call"], c["caller"],
-                "ENOSYS checked at " + c["enosys_check"] if c["enosys_check"]
-                else "NO ENOSYS check found"))
+                c["verdict"].upper(), c["why"]))
+            for k in c["compares"]:
+                print("    compare %s at %s (%s == ENOSYS); branch: %s; ENOSYS path at %s "
+                      "reaches: %s" % (k["insn"], k["at"], k["tests"], k["branch"],
+                                       k["enosys_path"], " ".join(k["leads_to"]) or "none"))
 
 
 def reach_report(r):
