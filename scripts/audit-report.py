@@ -28,6 +28,12 @@ Prints the report on stdout:
     scripts/audit_flow.py): a candidate too, marked as such (this is what
     makes CONFIG_SYSCALL_SPLICE=n safe for the board's init). Any other
     verdict ("no fallback proven") keeps the option on.
+    When any svc site is unresolved (it could make any syscall), the audit
+    fails closed: no option goes into FRAGMENT, and the report names, beside
+    each candidate kept on, the sites that could call it.
+    AUDIT_ACCEPT_UNRESOLVED=1 in the environment accepts the risk (the
+    candidates then assume those sites call none of their syscalls, and the
+    fragment says so).
     A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
     help) speaks of syscalls or system calls (KMAP's "about_syscalls"): an
     option such as PRINTK or MIGRATION also gates a syscall the
@@ -36,6 +42,7 @@ Prints the report on stdout:
 Exit status 0; 2 on bad input.
 """
 import json
+import os
 import sys
 
 
@@ -141,7 +148,6 @@ def main(argv):
     fams = kmap["families"]
 
     used = sorted({s["name"] for r in progs for s in r["syscalls"]})
-    unresolved = sum(len(r["unresolved"]) for r in progs)
     by_opt = {}
     for n in used:
         opt = sysc.get(n, {}).get("option")
@@ -200,9 +206,23 @@ def main(argv):
     if fixed:
         print("  on, but not user-visible (set by other options): " +
               " ".join("CONFIG_" + o for o in fixed))
-    if unresolved:
-        print("\nWARNING: %d svc site(s) unresolved (listed above): the candidates assume "
-              "they call none of these families." % unresolved)
+    blind = ["svc at %#x in %s (%s)" % (s["addr"], s["func"], os.path.basename(r["elf"]))
+             for r in progs for s in r["unresolved"]]
+    accept = os.environ.get("AUDIT_ACCEPT_UNRESOLVED") == "1"
+    kept = []
+    if blind and not accept:
+        # Fail closed: an unresolved svc could make any syscall, so every
+        # option it could touch stays on.
+        print("\nFAIL CLOSED: %d svc site(s) unresolved (listed above); each could make "
+              "any syscall, so no option goes into the fragment "
+              "(AUDIT_ACCEPT_UNRESOLVED=1 accepts the risk):" % len(blind))
+        for opt in cands:
+            print("  CONFIG_%s stays on: %s could call %s" % (
+                opt, ", ".join(blind), " ".join(fams[opt]["syscalls"])))
+        kept, cands = cands, []
+    elif blind:
+        print("\nWARNING: %d svc site(s) unresolved (listed above); AUDIT_ACCEPT_UNRESOLVED=1: "
+              "the candidates assume they call none of these families." % len(blind))
 
     with open(frag_path, "w") as f:
         f.write("# Written by `make audit` (scripts/audit-report.py): optional syscall\n"
@@ -210,9 +230,20 @@ def main(argv):
                 "# ENOSYS fallback), on in the audited configuration.\n")
         for r in progs:
             f.write("# audited: %s\n" % r["elf"])
+        if kept:
+            f.write("# FAIL CLOSED: unresolved svc sites could make any syscall: %s\n"
+                    % ", ".join(blind))
+            for opt in kept:
+                f.write("# kept on: CONFIG_%s (%s)\n" % (opt, ", ".join(blind)))
+        elif blind:
+            f.write("# AUDIT_ACCEPT_UNRESOLVED=1: assumed to call none of these: %s\n"
+                    % ", ".join(blind))
         for opt in cands:
             f.write("# CONFIG_%s is not set\n" % opt)
-    print("\nfragment: %d option%s set to n" % (len(cands), "" if len(cands) == 1 else "s"))
+    print("\nfragment: %d option%s set to n%s" % (
+        len(cands), "" if len(cands) == 1 else "s",
+        " (fail closed: %d kept on for %d unresolved svc site(s))" % (len(kept), len(blind))
+        if kept else ""))
     return 0
 
 
