@@ -2,7 +2,7 @@
 """peers-render.py: the peers table (make peers), with the audit's verdict.
 
 Reads build/peers/results.jsonl and want.json (scripts/peers.sh), audits each
-server's program (scripts/corpus-check.py's audit(): the project's audit
+server's program (init: PEERS_INIT_ELF, default build/app/arm/init.unstripped) (scripts/corpus-check.py's audit(): the project's audit
 against build/kernel-vexpress/.config, SYSCALL_SPLICE=y) and writes
 images/peers.json (json.dump) and images/peers.md.
 
@@ -76,7 +76,9 @@ def main():
     cc.run([os.path.join(TOP, "scripts", "audit-kmap.py"), ktree, "--config",
             os.path.join(TOP, "build", "kernel-vexpress", ".config")], kmap)
     progs = {r["name"]: r for r in cc.read_truth(os.path.join(TOP, "tests", "audit", "corpus.txt"))}
-    elfs = {"init": "build/app/arm/init.unstripped"}
+    elfs = {"init": os.environ.get("PEERS_INIT_ELF", "build/app/arm/init.unstripped")}
+    elfs["init-nofallback"] = "build/peers/init-nofallback/arm/init.unstripped"
+    truth = {"init": "fallback", "init-nofallback": "nofallback"}
     for n, r in progs.items():
         elfs[n] = os.path.join("build", "corpus", n, "bin", r["prog"])
     verdicts = {}
@@ -90,7 +92,7 @@ def main():
     for r in runs:
         r["outcome"] = outcome(r, want)
         r["audit_verdict"] = verdicts[r["server"]]
-        r["truth"] = progs[r["server"]]["truth"] if r["server"] in progs else "fallback"
+        r["truth"] = progs[r["server"]]["truth"] if r["server"] in progs else truth[r["server"]]
         secs = r.get("big_seconds") or 0
         r["big_kib_s"] = round(r["big_bytes"] / 1024 / secs) if secs and r.get("big_bytes") else 0
     by = {(r["board"], r["server"]): r for r in runs}
@@ -110,7 +112,9 @@ def main():
          "Written by `make peers` (scripts/peers.sh, scripts/peers-render.py). Each HTTP",
          "server of the audit's corpus (Debian source packages, built static with musl)",
          "runs on images/tiny (splice family compiled out) and images/base (built in),",
-         "started by peers/peer-init.c; `init` is this project's own. Fetched from",
+         "started by peers/peer-init.c; `init` is this project's own, and",
+         "`init-nofallback` the control: init built with its ENOSYS branch ending the",
+         "transfer (app/xfer.c sendfile_error()), as a server without a fallback. Fetched from",
          "127.0.0.1: test.bin (%d bytes), hello.txt, and bytes 1000-99999 of test.bin."
          % want["big_bytes"],
          "verdict: the audit's on the splice family (none: never called; fallback: the",

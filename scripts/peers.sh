@@ -3,6 +3,7 @@
 # project's init, and record what each board did (make peers).
 #   boards   images/tiny (splice family compiled out), images/base (built in)
 #   servers  init: the board's own initramfs (images/VARIANT/uInitrd);
+#            init-nofallback: the control, init built with no fallback;
 #            each line of peers/servers.txt: an initramfs whose /init is
 #            peers/peer-init.c (build/peers/peer-init) starting the server
 #            from build/corpus/NAME/bin (scripts/build-corpus.sh)
@@ -125,6 +126,26 @@ one() {
 		"${QEMU_LOG#"$TOP"/}" >>"$results"
 }
 
+# init-nofallback, the control: this project's init with its ENOSYS branch
+# (app/xfer.c sendfile_error()) ending the transfer instead of retrying on
+# read/write, as a server without a fallback does. Built from a copy of
+# app/ in build/peers/init-nofallback/; nothing in app/ changes.
+nofallback() {
+	local w=$out/init-nofallback
+	rm -rf "$w/app"
+	mkdir -p "$w"
+	cp -a "$TOP/app" "$w/app"
+	sed -i '/^\tcase ENOSYS:$/,/return STEP_RETRY;/ s/return STEP_RETRY;/return STEP_FAIL; \/* peers: no fallback *\//' \
+		"$w/app/xfer.c"
+	grep -q 'STEP_FAIL; /\* peers: no fallback' "$w/app/xfer.c" ||
+		die "init-nofallback: app/xfer.c's ENOSYS case not found"
+	make -s -C "$w/app" O="$w/arm" TARGET=arm >"$w/build.log" 2>&1 ||
+		{ tail -n 20 "$w/build.log" >&2; die "init-nofallback: build failed"; }
+	"$TOP/scripts/initramfs-list.sh" board "$w/arm/init" "$srv" >"$w/list"
+	"$TOP/scripts/mk-initramfs.sh" "$w/list" "$w/initramfs"
+}
+nofallback
+
 names=()
 while read -r name argv; do
 	case $name in '#'* | '') continue ;; esac
@@ -138,6 +159,7 @@ done <"$TOP/peers/servers.txt"
 for board in ${PEERS_BOARDS:-tiny base}; do
 	[ -f "$images/$board/MANIFEST" ] || die "$images/$board missing (make board)"
 	one "$board" init "$images/$board/uInitrd" '^fileserver: ready'
+	one "$board" init-nofallback "$out/init-nofallback/initramfs.uInitrd" '^fileserver: ready'
 	for name in "${names[@]}"; do
 		one "$board" "$name" "$out/$name/initramfs.uInitrd" 'peer-init: started'
 	done

@@ -8,6 +8,8 @@
 #   - init serves every byte (sha256) on both boards;
 #   - BusyBox httpd, built with musl from Debian's source, serves every byte
 #     on both boards (its sendfile falls back to read/write);
+#   - the control, init-nofallback (init with its ENOSYS branch ending the
+#     transfer), serves on base and answers 200 with a short body on tiny;
 #   - for every server, the audit's verdict agrees with what the boards did:
 #     a program the audit lets lose SYSCALL_SPLICE (verdict none or
 #     fallback) does on tiny what it does on base.
@@ -16,7 +18,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 servers=$(awk '!/^#/ && NF { print $1 }' peers/servers.txt)
-echo "1..$((3 + $(echo "$servers" | wc -w) + 1))"
+echo "1..$((4 + $(echo "$servers" | wc -w) + 2))"
 if ! scripts/peers.sh || ! scripts/peers-render.py; then
 	echo "peers: the run failed"
 	exit 1
@@ -37,7 +39,10 @@ done
 t=$(outcome tiny busybox) b=$(outcome base busybox)
 check "busybox httpd (musl) serves every byte on tiny ($t) and base ($b)" \
 	test "$t/$b" = serves/serves
-for s in init $servers; do
+t=$(outcome tiny init-nofallback) b=$(outcome base init-nofallback)
+check "init-nofallback: short body on tiny ($t), serves on base ($b)" \
+	test "$t/$b" = "short body/serves"
+for s in init init-nofallback $servers; do
 	a=$(agree "$s")
 	case $a in
 	agrees | "sound, conservative"*) ok "$s: the audit's verdict agrees with the boards ($a)" ;;
