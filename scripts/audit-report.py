@@ -85,7 +85,20 @@ def program_lines(r):
         out.append("  OABI svc #%#x at %#x in %s" % (s["oabi"], s["addr"], s["func"]))
     if r.get("svc_imm"):
         out.append("  %d svc #imm outside the OABI range (data read as code)" % len(r["svc_imm"]))
-    return out + reach_lines(r)
+    return out + reach_lines(r) + pruning_lines(r)
+
+
+def pruning_lines(r):
+    """What the target kernel made dead (audit-syscalls.py --kmap)."""
+    pr = r.get("pruning")
+    if not pr:
+        return []
+    out = ["  pruned for the target config: %d of %d syscalls (%s), %d dead instructions" % (
+        len(pr["pruned"]), len(pr["unpruned"]), " ".join(pr["pruned"]) or "none",
+        pr["dead_instructions"])]
+    for f, w in pr["why"].items():
+        out.append("    dead in %s: %s" % (f, "; ".join(w)))
+    return out
 
 
 def reach_lines(r):

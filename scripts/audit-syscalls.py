@@ -394,11 +394,14 @@ class Program:
         self.site_numbers = {}  # svc address -> its numbers
         self.memory_notes = []  # how numbers came through memory, in order
         self.reach = None
+        self.dead = set()  # insn indices that cannot run on the target (--kmap)
         self._build_cfg()
 
     def alive(self, i):
         """True when insn index i counts: reachability off, or its function
         is reachable."""
+        if i in self.dead:
+            return False
         return self.live is None or self.func_entry(self.insns[i]) in self.live
 
     def _build_cfg(self):
@@ -763,7 +766,8 @@ class Program:
             if ins.base not in ("svc", "swi") or ins.data:
                 continue
             if not self.alive(ins.index):
-                dropped.append({"addr": ins.addr, "func": ins.func})
+                dropped.append({"addr": ins.addr, "func": ins.func,
+                                "dead": ins.index in self.dead})
                 continue
             n = imm("#" + ins.ops.split()[0]) if ins.ops else 0
             site = {"addr": ins.addr, "func": ins.func,
@@ -944,11 +948,14 @@ class Reach:
         insns = self.prog.insns
         for i in idx:
             ins = insns[i]
+            if i in self.prog.dead:
+                continue
             t = None if ins.data else target_of(ins)
             f = None if t is None else self.function_of(t & ~1)
             if f is not None and f != node:
                 out.append((f, "called" if ins.base in ("bl", "blx") else "branched to"))
-        if idx and not ends_flow(insns[idx[-1]]) and idx[-1] + 1 < len(insns):
+        if idx and not ends_flow(insns[idx[-1]]) and idx[-1] + 1 < len(insns) and \
+                idx[-1] not in self.prog.dead:
             f = self.function_of(insns[idx[-1] + 1].addr)
             if f is not None and f != node:
                 out.append((f, "fallen into"))
@@ -961,6 +968,8 @@ class Reach:
         for i in idx:
             ins = self.prog.insns[i]
             pc = ins.addr + (4 if ins.thumb else 8)
+            if i in self.prog.dead:
+                continue
             if ins.mnem == ".word":
                 lits += [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)", ins.ops)]
             elif ins.data:
@@ -1118,11 +1127,52 @@ def splice_checks(prog, sites, names):
     return splice
 
 
-def audit(path, ktree, all_sites=False):
+def present_fn(kmap, ktree, names):
+    """present(nr): the syscall is on in the target config (KMAP) and its
+    kernel definition never answers ENOSYS (audit_flow.kernel_may_enosys)."""
+    cache = {}
+
+    def present(nr):
+        if nr not in cache:
+            rec = kmap["syscalls"].get(names.get(nr, ""), {})
+            cache[nr] = bool(rec.get("enabled") is True and not audit_flow.kernel_may_enosys(
+                ktree, names.get(nr), rec.get("entry")))
+        return cache[nr]
+    return present
+
+
+def prune(prog, names, kmap, ktree, all_sites, sites):
+    """With the target's KMAP: the instructions that cannot run there (dead
+    ENOSYS fallbacks, code after exit_group), then reachability and the
+    sites again without them. Returns (reach, mode, sites, dropped, record)."""
+    p = audit_flow.Prune(prog, names, present_fn(kmap, ktree, names), ends_flow, writes)
+    before = sorted({n for s in sites for n in s.get("numbers", [])})
+    prog.dead = p.run(sites)
+    prog.live, prog.reach = None, None
+    prog.memory_notes = []
+    reach, mode = reachability(prog, all_sites)
+    sites, dropped = prog.sites()
+    after = {n for s in sites for n in s.get("numbers", [])}
+    why = {}
+    for i in sorted(p.why):
+        why.setdefault(prog.insns[i].func, set()).update(p.why[i])
+    dead_sites = [d for d in dropped if d.get("dead")]
+    record = {"pruned": [names.get(n, str(n)) for n in before if n not in after],
+              "dead_instructions": len(prog.dead),
+              "dead_svc_sites": ["%#x in %s" % (d["addr"], d["func"]) for d in dead_sites],
+              "why": {f: sorted(w) for f, w in sorted(why.items())},
+              "unpruned": [names.get(n, str(n)) for n in before]}
+    return reach, mode, sites, dropped, record
+
+
+def audit(path, ktree, all_sites=False, kmap=None):
     prog = Program(path)
     names = syscall_names(ktree)
     reach, mode = reachability(prog, all_sites)
     sites, dropped = prog.sites()
+    pruned = None
+    if kmap is not None:
+        reach, mode, sites, dropped, pruned = prune(prog, names, kmap, ktree, all_sites, sites)
     nums = sorted({n for s in sites for n in s.get("numbers", [])})
     how = syscall_paths(reach, prog, sites) if reach else {}
     syscalls = []
@@ -1144,6 +1194,7 @@ def audit(path, ktree, all_sites=False):
         "svc_imm": [s for s in sites if "svc_imm" in s],
         "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
         "splice_family": splice,
+        "pruning": pruned,
         "reachability": {
             "mode": "reachable" if reach else "all-sites", "why": mode,
             "svc_sites_all": len(sites) + len(dropped),
@@ -1160,6 +1211,14 @@ def text_report(r):
         "" if r["symbols"] else " (stripped: no symbols, read as ARM code)"))
     print("  syscalls: " + " ".join(s["name"] for s in r["syscalls"]))
     reach_report(r)
+    pr = r.get("pruning")
+    if pr:
+        print("  pruned for the target kernel (--kmap): %d syscalls of %d: %s; %d dead "
+              "instructions, dead svc sites: %s" % (
+                  len(pr["pruned"]), len(pr["unpruned"]), " ".join(pr["pruned"]) or "none",
+                  pr["dead_instructions"], ", ".join(pr["dead_svc_sites"]) or "none"))
+        for f, w in pr["why"].items():
+            print("    dead in %s: %s" % (f, "; ".join(w)))
     if r["wrappers"]:
         print("  syscall wrappers (number resolved at their call sites): " +
               ", ".join(r["wrappers"]))
@@ -1216,7 +1275,8 @@ def reach_report(r):
                     for p in s["path"])))
 
 
-USAGE = "usage: audit-syscalls.py [--ktree DIR] [--all-sites] [--json|--names] ELF..."
+USAGE = ("usage: audit-syscalls.py [--ktree DIR] [--kmap KMAP.json] [--all-sites] "
+         "[--json|--names] ELF...")
 
 
 def main(argv):
@@ -1224,11 +1284,14 @@ def main(argv):
     ktree = os.path.join(TOP, "build/linux-6.1")
     mode = "text"
     all_sites = False
+    kmap_path = None
     files = []
     while args:
         a = args.pop(0)
         if a == "--ktree" and args:
             ktree = args.pop(0)
+        elif a == "--kmap" and args:
+            kmap_path = args.pop(0)
         elif a in ("--json", "--names"):
             mode = a[2:]
         elif a == "--all-sites":
@@ -1239,7 +1302,14 @@ def main(argv):
             files.append(a)
     if not files:
         die(USAGE)
-    reports = [audit(f, ktree, all_sites) for f in files]
+    kmap = None
+    if kmap_path:
+        try:
+            with open(kmap_path) as f:
+                kmap = json.load(f)
+        except (OSError, ValueError) as e:
+            die("cannot read %s: %s" % (kmap_path, e))
+    reports = [audit(f, ktree, all_sites, kmap) for f in files]
     if mode == "json":
         json.dump(reports if len(reports) > 1 else reports[0], sys.stdout, indent=1)
         print()

@@ -36,6 +36,7 @@ leads to no other way of moving data, or a walk that ran out of its budget
 give "no fallback proven".
 """
 import re
+from bisect import bisect_right
 
 M = 0xFFFFFFFF
 ENOSYS = 38
@@ -872,3 +873,348 @@ class Flow:
                     if e != f:
                         work.append(e)
         return out
+
+
+# ---- precision from the target kernel: dead ENOSYS fallbacks ----
+def kernel_may_enosys(ktree, name, entry):
+    """False when every SYSCALL_DEFINE of the syscall's entry point in the
+    tree has no ENOSYS in its body (the text up to the closing brace in
+    column 0), True otherwise (also when no definition is found). Only the
+    body is read: a callee that answers ENOSYS is not looked for, which the
+    report says."""
+    import subprocess
+    if not entry or not entry.startswith("sys_"):
+        return True
+    fn = entry[4:]
+    pat = r"SYSCALL_DEFINE[0-6]\(%s[,)]" % re.escape(fn)
+    out = subprocess.run(["grep", "-rEn", "--include=*.c", pat, "kernel", "fs", "mm", "ipc",
+                          "net", "arch/arm"], cwd=ktree, capture_output=True, text=True,
+                         errors="replace").stdout
+    hits = [h.split(":", 2)[:2] for h in out.splitlines()]
+    if not hits:
+        return True
+    for path, lineno in hits:
+        with open("%s/%s" % (ktree, path), errors="replace") as f:
+            lines = f.read().splitlines()[int(lineno) - 1:]
+        body = []
+        for line in lines:
+            body.append(line)
+            if line.startswith("}"):
+                break
+        if "ENOSYS" in "\n".join(body):
+            return True
+    return False
+
+
+class Prune:
+    """Instructions that cannot run on the target kernel.
+
+    1. An ENOSYS fallback: in the function holding a svc whose number is
+       known, a forward data-flow pass (merging at joins) follows the svc's
+       result, r0, through register moves and `subs rd, rs, #0`; a branch
+       whose flags come from `cmn r, #38` (or a cmneq chained after another
+       compare: Z then still implies r == -38) on that result has its
+       ENOSYS edge (eq) dead when the syscall is on in the target config and
+       its kernel definition never answers ENOSYS (present()). The same
+       holds for conditional instructions: `xxeq` does not run there.
+    2. A svc whose only number is exit or exit_group does not return: the
+       instruction after it is not reached from it.
+    Then every function's instructions are walked from its entry (and from
+    any label or branch target another function uses) over the live edges;
+    what is not reached is dead. Only intra-procedural: a result that
+    passes through a call (musl's __syscall_ret and errno, as in
+    getrlimit) is not followed, and that fallback stays."""
+
+    def __init__(self, prog, names, present, ends_flow, writes):
+        self.prog, self.names, self.present = prog, names, present
+        self.insns = prog.insns
+        self._ends, self._writes = ends_flow, writes
+        self.dead_edges = {}  # insn index -> set of successor indices cut, and why
+        self.why = {}
+        self.dead = set()
+
+    def noreturn(self):
+        """Entries of the functions that never return: no return
+        instruction (bx lr, pop/ldm {.., pc}, ldr pc / mov pc), no indirect
+        jump, no tail branch to a function that may return (a least fixed
+        point: a cycle of tail calls with no return never returns)."""
+        if hasattr(self, "_noreturn"):
+            return self._noreturn
+        fa = self.prog.func_addrs
+        tails, may = {}, set()
+        self._noreturn = set()
+        for e in fa:
+            tails[e] = set()
+            rng = self._range(e)
+            seen, work = set(), [rng[0]] if len(rng) else []
+            while work:  # what runs from the entry (a trap word ends a path)
+                i = work.pop()
+                if i not in seen:
+                    seen.add(i)
+                    work += [j for j in self._succ(i, rng) if j != "any"]
+            if any(j == "any" for i in seen for j in self._succ(i, rng)):
+                may.add(e)
+                continue
+            for i in sorted(seen):
+                ins = self.insns[i]
+                if ins.data:
+                    continue
+                toks = split_ops(ins.ops.split("@")[0])
+                first = reg(toks[0]) if toks else None
+                if ins.base in ("bx", "mov") and first in ("r14", "r15") or \
+                        (ins.base == "bx") or \
+                        (ins.base in ("pop", "ldm", "ldmia", "ldmfd") and "pc" in ins.ops) or \
+                        (ins.base.startswith("ldr") and first == "r15") or \
+                        (first == "r15" and ins.base not in ("b", "bl", "blx", "cmp", "cmn",
+                                                             "str", "push", "tst")):
+                    may.add(e)
+                    break
+                if ins.base == "b":
+                    m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
+                    t = self.prog.by_addr.get(int(m.group(1), 16) & ~1) if m and not reg(m.group(1)) else None
+                    if t is not None:
+                        te = self.prog.func_entry(t)
+                        if te != e:
+                            tails[e].add(te)
+                if ins.base == "blx" and first and first != "r15":
+                    pass  # an indirect call returns here; it says nothing of e
+            else:
+                # the last instruction may fall into the next function
+                r = self._range(e)
+                if len(r) and r[-1] in seen and not self._ends(self.insns[r[-1]]) \
+                        and not self._noret_svc(r[-1]):
+                    k = bisect_right(fa, e)
+                    if k < len(fa):
+                        tails[e].add(fa[k])
+        changed = True
+        while changed:
+            changed = False
+            for e in fa:
+                if e not in may and tails[e] & may:
+                    may.add(e)
+                    changed = True
+        self._noreturn = set(fa) - may
+        return self._noreturn
+
+    def _noret_svc(self, i):
+        nrs = self.prog.site_numbers.get(self.insns[i].addr, ())
+        return self.insns[i].base == "svc" and bool(nrs) and all(
+            self.names.get(n) in ("exit", "exit_group") for n in nrs)
+
+    def run(self, sites):
+        self.noreturn()
+        numbers = {s["addr"]: s.get("numbers", []) for s in sites}
+        funcs = {}
+        for s in sites:
+            ins = self.prog.by_addr[s["addr"]]
+            funcs.setdefault(self.prog.func_entry(ins), []).append(ins.index)
+        for entry, svcs in funcs.items():
+            self._function(entry, numbers)
+        return self.dead
+
+    def _range(self, entry):
+        import bisect
+        fa = self.prog.func_addrs
+        k = bisect.bisect_right(fa, entry)
+        end = fa[k] if k < len(fa) else 1 << 32
+        lo = self.prog.by_addr[entry].index if entry in self.prog.by_addr else None
+        if lo is None:
+            return range(0)
+        hi = lo
+        while hi + 1 < len(self.insns) and self.insns[hi + 1].addr < end:
+            hi += 1
+        return range(lo, hi + 1)
+
+    def _succ(self, i, rng):
+        ins = self.insns[i]
+        out = []
+        if ins.data:
+            return out
+        t = None
+        if ins.base in ("b", "cbz", "cbnz"):
+            m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
+            x = self.prog.by_addr.get(int(m.group(1), 16) & ~1) if m and not reg(m.group(1)) else None
+            t = x.index if x else None
+        if t is not None and t in rng:
+            out.append(t)
+        if ins.base == "bx" and reg(ins.ops.split()[0]) == "r15":
+            x = self.prog.by_addr.get(((ins.addr + 4) & ~3) if ins.thumb else ins.addr + 8)
+            if x is not None and x.index in rng:
+                out.append(x.index)
+        calls_noreturn = False
+        if ins.base in ("bl", "blx") and ins.cond is None:
+            m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
+            x = self.prog.by_addr.get(int(m.group(1), 16) & ~1) if m and not reg(m.group(1)) else None
+            calls_noreturn = x is not None and self.prog.func_entry(x) in self._noreturn
+        if not self._ends(ins) and i + 1 in rng and not calls_noreturn:
+            out.append(i + 1)
+        if ins.base in ("tbb", "tbh") or (reg((split_ops(ins.ops) or [""])[0]) == "r15"
+                                           and ins.base not in ("bx", "pop", "ldm")):
+            out.append("any")  # a jump table: every instruction may follow
+        return out
+
+    def _function(self, entry, numbers):
+        rng = self._range(entry)
+        if not len(rng):
+            return
+        # forward data flow: state = (regs {r: ('raw', nr) | ('k', v)}, flags)
+        states = {rng[0]: ({}, None)}
+        work = [rng[0]]
+        cut = {}
+        guard = 0
+        while work and guard < 50000:
+            guard += 1
+            i = work.pop()
+            regs, flags = states[i]
+            ins = self.insns[i]
+            outs = self._transfer(i, ins, dict(regs), flags, numbers, cut)
+            for j, st in outs:
+                if j == "any":
+                    continue
+                if j not in rng:
+                    continue
+                old = states.get(j)
+                new = st if old is None else self._meet(old, st)
+                if old != new:
+                    states[j] = new
+                    work.append(j)
+        # liveness from the entry, and from every instruction other code
+        # enters (labels, targets of other functions' branches)
+        roots = {rng[0]}
+        for i in rng:
+            if self.insns[i].addr in self.prog.funcs or self.insns[i].addr in self._foreign(rng):
+                roots.add(i)
+        live, work = set(), list(roots)
+        jump_table = False
+        while work:
+            i = work.pop()
+            if i in live:
+                continue
+            live.add(i)
+            for j in self._succ(i, rng):
+                if j == "any":
+                    jump_table = True
+                    continue
+                if j in cut.get(i, ()):
+                    continue
+                work.append(j)
+        if jump_table:
+            return  # a computed jump inside: every instruction may run
+        for i in rng:
+            if i not in live and not self.insns[i].data:
+                self.dead.add(i)
+        for i, js in cut.items():
+            for j in js:
+                if j not in live:
+                    self.why.setdefault(j, []).append(self.reason.get((i, j), "?"))
+
+    _foreign_cache = {}
+
+    def _foreign(self, rng):
+        """Addresses in rng that code outside rng branches or calls to."""
+        key = (rng.start, rng.stop)
+        if key not in self._foreign_cache:
+            lo, hi = self.insns[rng.start].addr, self.insns[rng.stop - 1].addr
+            out = set()
+            for tgt, callers in self.prog.callers.items():
+                if lo <= tgt <= hi:
+                    out.add(tgt)
+            for i, ps in self.prog.preds.items():
+                if i in rng:
+                    for p in ps:
+                        if p not in rng:
+                            out.add(self.insns[i].addr)
+            self._foreign_cache[key] = out
+        return self._foreign_cache[key]
+
+    reason = {}
+
+    @staticmethod
+    def _meet(a, b):
+        ra, fa = a
+        rb, fb = b
+        regs = {r: v for r, v in ra.items() if rb.get(r) == v}
+        return (regs, fa if fa == fb else None)
+
+    def _cut(self, cut, i, j, why):
+        cut.setdefault(i, set()).add(j)
+        self.reason[(i, j)] = why
+
+    def _transfer(self, i, ins, regs, flags, numbers, cut):
+        b, ops = ins.base, ins.ops.split("@")[0].strip()
+        toks = split_ops(ops)
+        succ = [j for j in self._succ(i, range(0, len(self.insns)))]
+        nxt = i + 1
+        # the ENOSYS edge of a flag test on a present syscall's result
+        enosys = flags is not None and flags[0] == "enosys" and self.present(flags[1])
+        if ins.cond is not None and enosys:
+            why = "%s answered ENOSYS (it is on in the target config)" % self.names.get(
+                flags[1], flags[1])
+            if b in ("b",):
+                t = [j for j in succ if j != nxt]
+                if ins.cond == "eq" and t:
+                    self._cut(cut, i, t[0], why)
+                    return [(nxt, (regs, flags))]
+                if ins.cond == "ne":
+                    self._cut(cut, i, nxt, why)
+                    return [(j, (regs, flags)) for j in t]
+            elif ins.cond == "eq":
+                return [(nxt, (regs, flags))]  # does not run
+        if b in ("svc", "swi"):
+            nrs = numbers.get(ins.addr, [])
+            if nrs and all(self.names.get(n) in ("exit", "exit_group") for n in nrs):
+                self._cut(cut, i, nxt, "%s does not return" % self.names.get(nrs[0]))
+                return []
+            v = regs.get("r7")
+            regs = {r: x for r, x in regs.items() if r != "r0"}
+            if v and v[0] == "k":
+                regs["r0"] = ("raw", v[1])
+            return [(j, (regs, None)) for j in succ if j != "any"]
+        dst = reg(toks[0]) if toks else None
+        if b in ("cmp", "cmn") and len(toks) == 2:
+            v, k = regs.get(reg(toks[0])), parse_imm(toks[1])
+            new = None
+            if v and v[0] == "raw" and k == ENOSYS and b == "cmn" and ins.cond in (None, "eq"):
+                new = ("enosys", v[1])
+            return [(j, (regs, new)) for j in succ if j != "any"]
+        if b in ("mov", "movs", "subs", "sub", "adds", "add") and dst is not None:
+            src = None
+            if b in ("mov", "movs") and len(toks) == 2:
+                k = parse_imm(toks[1])
+                if k is not None:
+                    src = ("k", k)
+                elif reg(toks[1]):
+                    src = regs.get(reg(toks[1]))
+            elif b in ("subs", "sub", "adds", "add") and len(toks) == 3 and parse_imm(toks[2]) == 0:
+                src = regs.get(reg(toks[1]))
+            if ins.cond is not None:
+                src = src if regs.get(dst) == src else None
+            regs.pop(dst, None)
+            if src is not None:
+                regs[dst] = src
+            nf = flags if not b.endswith("s") else None
+            return [(j, (regs, nf)) for j in succ if j != "any"]
+        if b in ("movw",) and dst is not None:
+            regs[dst] = ("k", parse_imm(toks[1]) or 0)
+            return [(j, (regs, flags)) for j in succ if j != "any"]
+        if b == "ldr" and dst is not None and "[pc" in ops.replace("r15", "pc"):
+            m = re.search(r"\(?(?:0x)?([0-9a-f]+)\b", ins.comment)
+            w = self.prog.elf.word(int(m.group(1), 16)) if m else None
+            regs.pop(dst, None)
+            if w is not None and ins.cond is None:
+                regs[dst] = ("k", w)
+            return [(j, (regs, flags)) for j in succ if j != "any"]
+        if b in ("bl", "blx"):
+            for r in ("r0", "r1", "r2", "r3", "r12", "r14"):
+                regs.pop(r, None)
+            return [(j, (regs, None)) for j in succ if j != "any"]
+        # anything else: what it writes is unknown
+        for r in list(regs):
+            if self._writes(ins, r):
+                regs.pop(r)
+        nf = flags
+        if b.endswith("s") or b in ("cmp", "cmn", "tst", "teq") or b.startswith(("cmp", "cmn")):
+            nf = None
+        if ins.cond is not None and b not in ("b",):
+            nf = None if nf != flags else flags
+        return [(j, (regs, nf)) for j in succ if j != "any"]
