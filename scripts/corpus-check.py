@@ -22,7 +22,10 @@ scripts/audit.sh does) and prints TAP lines:
     either way (kept on is sound, only less precise: said in the line);
   - fragment: no option gating a traced syscall is turned off by it
     (SYSCALL_SPLICE excepted for a program whose source falls back).
-Precision (traced / static) is printed per program, not asserted.
+The static set is the one the fragment is made from: pruned for the
+audited kernel (audit-syscalls.py --kmap), as scripts/audit.sh runs it.
+Precision (traced / static) is printed per program, with and without that
+pruning, not asserted.
 Exit status 0 when every case passed, 1 when one failed, 2 on bad input.
 """
 import json
@@ -129,6 +132,8 @@ def check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr):
     static, off, report = a["static"], a["off"], a["report"]
     traced = trace_names(strace, byname, bynr)
     hit = traced & static
+    res["unpruned"] = len(a["unpruned"])
+    res["precision_unpruned"] = len(traced & a["unpruned"]) / len(a["unpruned"]) if a["unpruned"] else 1.0
     res.update({
         "elf": elf, "static": len(static), "traced": len(traced), "hit": len(hit),
         "missed": sorted(traced - static),
@@ -161,13 +166,16 @@ def audit(name, elf, ktree, kmap_path, outdir):
     the verdict on the splice family: "none" (never called), "fallback"
     (the fragment turns SYSCALL_SPLICE off: a fallback was found) or "kept"
     (called, no fallback proven: the fragment keeps it)."""
+    sc = [os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree]
     sj = os.path.join(outdir, name + ".syscalls.json")
-    run([os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree, "--json", elf], sj)
+    run(sc + ["--kmap", kmap_path, "--json", elf], sj)
     frag = os.path.join(outdir, name + ".fragment")
     report = run([os.path.join(HERE, "audit-report.py"), kmap_path, sj, frag],
                  os.path.join(outdir, name + ".report.txt"))
-    static = set(run([os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree,
-                      "--names", elf]).split())
+    # The set the fragment is made from: pruned for the target kernel
+    # (--kmap), as scripts/audit.sh runs it; and the set without pruning.
+    static = set(run(sc + ["--kmap", kmap_path, "--names", elf]).split())
+    unpruned = set(run(sc + ["--names", elf]).split())
     off = fragment_off(frag)
     if not static & SPLICE:
         verdict = "none"
@@ -175,7 +183,8 @@ def audit(name, elf, ktree, kmap_path, outdir):
         verdict = "fallback"
     else:
         verdict = "kept"
-    return {"static": static, "off": off, "report": report, "verdict": verdict}
+    return {"static": static, "unpruned": unpruned, "off": off, "report": report,
+            "verdict": verdict}
 
 
 def tap(res):
@@ -224,9 +233,11 @@ def main(argv):
         for ok, line in tap(res):
             print(("ok - " if ok else "not ok - ") + line)
             failed += not ok
-        print("# %s: precision %.0f%% (%d of %d static syscalls traced); splice report: %s" % (
-            res["name"], 100 * res["precision"], res["hit"],
-            res["static"], " | ".join(res["splice_report"]) or "-"))
+        print("# %s: precision %.0f%% (%d of %d static syscalls traced), without pruning "
+              "%.0f%% (of %d); splice report: %s" % (
+                  res["name"], 100 * res["precision"], res["hit"], res["static"],
+                  100 * res["precision_unpruned"], res["unpruned"],
+                  " | ".join(res["splice_report"]) or "-"))
     with open(os.path.join(outdir, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
         f.write("\n")
