@@ -119,7 +119,9 @@ def main():
          % want["big_bytes"],
          "verdict: the audit's on the splice family (none: never called; fallback: the",
          "fragment turns SYSCALL_SPLICE off; kept: called, no fallback proven); truth:",
-         "read in the source (tests/audit/corpus.txt).", "",
+         "read in the source (tests/audit/corpus.txt). KiB/s: one fetch of test.bin",
+         "under emulation, on whatever load the host had: a rough figure, not a benchmark.",
+         "Free KiB: sysinfo() on the board (\"stats\" on the console) before and after.", "",
          "| board | server | verdict | truth | outcome | test.bin: status, bytes, sha256 | "
          "hello.txt | range | KiB/s | free KiB at rest / after |",
          "|---|---|---|---|---|---|---|---|---|---|"]
