@@ -16,6 +16,9 @@
 #   make measure-audit BASE=vexpress  both measured, and what each option saves
 #   make test-stock                   both boards boot and serve; the report holds
 #
+# The audit on programs nobody here wrote (Debian source packages, mk/corpus.mk):
+#   make test-audit   build, trace (qemu-arm -strace) and audit each; CI runs it
+#
 # Variants, all from kernel/configs/vexpress_tiny_defconfig:
 #   tiny  the board as shipped (splice family compiled out once the series is in)
 #   base  the same with CONFIG_SYSCALL_SPLICE=y

@@ -18,14 +18,22 @@ Prints the report on stdout:
   - the syscalls the programs may call, the optional ones marked with their
     option;
   - the optional families they call, and whether the configuration has them
-    (a family that is off answers ENOSYS: for the splice family, whether each
-    call is followed by an ENOSYS check);
+    (a family that is off answers ENOSYS: for the splice family, per call,
+    whether the program falls back, with the compare and branch found);
   - the optional families they never call: with the option on and
     user-visible, a candidate for =n (with the bytes it saves where measured);
-  - an optional family they do call, but only the splice family and with an
-    ENOSYS check after every call (the program has a fallback): a candidate
-    too, marked as such (this is what makes CONFIG_SYSCALL_SPLICE=n safe
-    for the board's init).
+  - an optional family they do call, but only the splice family and with
+    the verdict "fallback" for every call (its result reaches a compare
+    with ENOSYS whose ENOSYS branch leads to another way of moving the data:
+    scripts/audit_flow.py): a candidate too, marked as such (this is what
+    makes CONFIG_SYSCALL_SPLICE=n safe for the board's init). Any other
+    verdict ("no fallback proven") keeps the option on.
+    When any svc site is unresolved (it could make any syscall), the audit
+    fails closed: no option goes into FRAGMENT, and the report names, beside
+    each candidate kept on, the sites that could call it.
+    AUDIT_ACCEPT_UNRESOLVED=1 in the environment accepts the risk (the
+    candidates then assume those sites call none of their syscalls, and the
+    fragment says so).
     A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
     help) speaks of syscalls or system calls (KMAP's "about_syscalls"): an
     option such as PRINTK or MIGRATION also gates a syscall the
@@ -34,6 +42,7 @@ Prints the report on stdout:
 Exit status 0; 2 on bad input.
 """
 import json
+import os
 import sys
 
 
@@ -76,7 +85,20 @@ def program_lines(r):
         out.append("  OABI svc #%#x at %#x in %s" % (s["oabi"], s["addr"], s["func"]))
     if r.get("svc_imm"):
         out.append("  %d svc #imm outside the OABI range (data read as code)" % len(r["svc_imm"]))
-    return out + reach_lines(r)
+    return out + reach_lines(r) + pruning_lines(r)
+
+
+def pruning_lines(r):
+    """What the target kernel made dead (audit-syscalls.py --kmap)."""
+    pr = r.get("pruning")
+    if not pr:
+        return []
+    out = ["  pruned for the target config: %d of %d syscalls (%s), %d dead instructions" % (
+        len(pr["pruned"]), len(pr["unpruned"]), " ".join(pr["pruned"]) or "none",
+        pr["dead_instructions"])]
+    for f, w in pr["why"].items():
+        out.append("    dead in %s: %s" % (f, "; ".join(w)))
+    return out
 
 
 def reach_lines(r):
@@ -97,27 +119,33 @@ def splice_lines(reports):
     out = []
     for r in reports:
         for s in r["splice_family"]:
-            calls = s["calls"] or [{"call": None, "caller": "?", "enosys_check": None}]
+            calls = s["calls"] or [{"call": None, "caller": "?", "verdict": "no fallback proven",
+                                    "why": "no direct caller found", "compares": []}]
             for c in calls:
-                where = ("ENOSYS checked at " + c["enosys_check"]) if c["enosys_check"] \
-                    else "no ENOSYS check found after it"
                 at = ("called at %#x in %s" % (c["call"], c["caller"])) if c["call"] \
                     else "no direct caller found"
-                out.append("  %s (svc %#x in %s), %s: %s" % (
+                out.append("  %s (svc %#x in %s), %s: %s (%s)" % (
                     "/".join(c.get("syscalls") or s["syscalls"]), s["addr"], s["func"],
-                    at, where))
+                    at, c.get("verdict", "no fallback proven"), c.get("why", "")))
+                for k in c.get("compares", []):
+                    out.append("    compare '%s' at %s (%s == ENOSYS); branch: %s; the ENOSYS "
+                               "path (%s) reaches: %s" % (
+                                   k["insn"], k["at"], k["tests"], k["branch"],
+                                   k["enosys_path"], " ".join(k["leads_to"]) or "none"))
     return out
 
 
 def falls_back(progs, names):
     """True when every call of every syscall in NAMES is a splice-family
-    call with an ENOSYS check after it (the program has a fallback)."""
+    call whose ENOSYS verdict is "fallback" (scripts/audit_flow.py: the
+    result reaches a compare with ENOSYS, and the ENOSYS branch leads to
+    another way of moving the data)."""
     sites = [s for r in progs for s in r["splice_family"]]
     covered = {n for s in sites for n in s["syscalls"]}
     if not names or not set(names) <= covered:
         return False
     calls = [c for s in sites if set(s["syscalls"]) & set(names) for c in s["calls"]]
-    return bool(calls) and all(c["enosys_check"] for c in calls)
+    return bool(calls) and all(c.get("verdict") == "fallback" for c in calls)
 
 
 def main(argv):
@@ -133,7 +161,6 @@ def main(argv):
     fams = kmap["families"]
 
     used = sorted({s["name"] for r in progs for s in r["syscalls"]})
-    unresolved = sum(len(r["unresolved"]) for r in progs)
     by_opt = {}
     for n in used:
         opt = sysc.get(n, {}).get("option")
@@ -162,8 +189,8 @@ def main(argv):
                 fams[o].get("user_visible") and fams[o].get("about_syscalls") and
                 falls_back(progs, by_opt[o])]
     for opt in fallback:
-        print("  CONFIG_%s=n candidate (on now): every call of %s is followed by an "
-              "ENOSYS check, so the program falls back" % (opt, " ".join(by_opt[opt])))
+        print("  CONFIG_%s=n candidate (on now): every call of %s falls back on ENOSYS "
+              "(compare and branch above)" % (opt, " ".join(by_opt[opt])))
     cands += fallback
     for opt in sorted(fams):
         if opt in by_opt:
@@ -192,9 +219,23 @@ def main(argv):
     if fixed:
         print("  on, but not user-visible (set by other options): " +
               " ".join("CONFIG_" + o for o in fixed))
-    if unresolved:
-        print("\nWARNING: %d svc site(s) unresolved (listed above): the candidates assume "
-              "they call none of these families." % unresolved)
+    blind = ["svc at %#x in %s (%s)" % (s["addr"], s["func"], os.path.basename(r["elf"]))
+             for r in progs for s in r["unresolved"]]
+    accept = os.environ.get("AUDIT_ACCEPT_UNRESOLVED") == "1"
+    kept = []
+    if blind and not accept:
+        # Fail closed: an unresolved svc could make any syscall, so every
+        # option it could touch stays on.
+        print("\nFAIL CLOSED: %d svc site(s) unresolved (listed above); each could make "
+              "any syscall, so no option goes into the fragment "
+              "(AUDIT_ACCEPT_UNRESOLVED=1 accepts the risk):" % len(blind))
+        for opt in cands:
+            print("  CONFIG_%s stays on: %s could call %s" % (
+                opt, ", ".join(blind), " ".join(fams[opt]["syscalls"])))
+        kept, cands = cands, []
+    elif blind:
+        print("\nWARNING: %d svc site(s) unresolved (listed above); AUDIT_ACCEPT_UNRESOLVED=1: "
+              "the candidates assume they call none of these families." % len(blind))
 
     with open(frag_path, "w") as f:
         f.write("# Written by `make audit` (scripts/audit-report.py): optional syscall\n"
@@ -202,9 +243,20 @@ def main(argv):
                 "# ENOSYS fallback), on in the audited configuration.\n")
         for r in progs:
             f.write("# audited: %s\n" % r["elf"])
+        if kept:
+            f.write("# FAIL CLOSED: unresolved svc sites could make any syscall: %s\n"
+                    % ", ".join(blind))
+            for opt in kept:
+                f.write("# kept on: CONFIG_%s (%s)\n" % (opt, ", ".join(blind)))
+        elif blind:
+            f.write("# AUDIT_ACCEPT_UNRESOLVED=1: assumed to call none of these: %s\n"
+                    % ", ".join(blind))
         for opt in cands:
             f.write("# CONFIG_%s is not set\n" % opt)
-    print("\nfragment: %d option%s set to n" % (len(cands), "" if len(cands) == 1 else "s"))
+    print("\nfragment: %d option%s set to n%s" % (
+        len(cands), "" if len(cands) == 1 else "s",
+        " (fail closed: %d kept on for %d unresolved svc site(s))" % (len(kept), len(blind))
+        if kept else ""))
     return 0
 
 

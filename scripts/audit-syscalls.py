@@ -46,9 +46,12 @@ arch/arm/tools/syscall.tbl (--ktree, default build/linux-6.1) and the ARM
 private calls (0x0f0001..0x0f0006).
 
 For the splice family (splice, vmsplice, tee, sendfile, sendfile64) each call
-of the function holding the svc is checked for an ENOSYS test after it: a
-cmp/cmn against 38 (ENOSYS on ARM) reachable after the call in the caller,
-in a function the caller calls next, or in the caller's caller.
+of the function holding the svc gets a verdict, "fallback" or "no fallback
+proven" (scripts/audit_flow.py): the svc's result, -ENOSYS, is followed
+forward (r0, stack slots, errno through musl's __syscall_ret and
+__errno_location) to a compare with ENOSYS, and the branch taken on ENOSYS
+must lead to another way of moving the data (a file read and a write). The
+report names the compare and the branch.
 
 Output: a text report (default), JSON (--json), or the sorted names alone
 (--names), which is what the recall test compares with a dynamic trace.
@@ -62,6 +65,9 @@ import re
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import audit_flow  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OBJDUMP = os.environ.get("OBJDUMP", "arm-linux-gnueabi-objdump")
@@ -384,11 +390,18 @@ class Program:
         self._combining = set()
         self.symbols = bool(any(not n.startswith(".") for n in self.funcs.values()))
         self.live = None  # entries of the reachable functions; None: all count
+        self.origin_insns = {}  # number -> insn indices that set it (any site)
+        self.site_numbers = {}  # svc address -> its numbers
+        self.memory_notes = []  # how numbers came through memory, in order
+        self.reach = None
+        self.dead = set()  # insn indices that cannot run on the target (--kmap)
         self._build_cfg()
 
     def alive(self, i):
         """True when insn index i counts: reachability off, or its function
         is reachable."""
+        if i in self.dead:
+            return False
         return self.live is None or self.func_entry(self.insns[i]) in self.live
 
     def _build_cfg(self):
@@ -475,13 +488,207 @@ class Program:
                     why += sub[1]
                     wrappers |= sub[2]
                 elif res is None:
-                    why.append("%s set by '%s %s' at %#x in %s" % (
-                        r, p.mnem, p.ops, p.addr, p.func))
+                    mem = self._from_memory(j, p, r, depth, seen_wrappers)
+                    if mem is None:
+                        why.append("%s set by '%s %s' at %#x in %s" % (
+                            r, p.mnem, p.ops, p.addr, p.func))
+                    else:
+                        for v, origin in mem[0].items():
+                            vals.setdefault(v, set()).update(origin)
+                        why += mem[1]
+                        wrappers |= mem[2]
                 else:
                     vals.setdefault(res, set()).add(j)
                 if p.cond is not None and COMPLEMENT.get(p.cond) not in conds:
                     work.append((j, r, conds | {p.cond}))
         return vals, why, wrappers
+
+    # ---- numbers that pass through memory ----
+    def _from_memory(self, j, p, r, depth, seen_wrappers):
+        """r loaded by p (ldm rB, {..} / ldr r, [rB, #k]) from an object
+        whose address is an argument of p's function: the word at that
+        offset of each object passed in. The object must be in the caller's
+        stack (a struct filled before the call); the callers are the direct
+        calls, or, for a function whose address is only passed to another
+        function X that calls it with its other argument (musl's
+        __synccall(do_setxid, &ctx)), the calls of X. None when the load is
+        not of that form (the site stays unresolved)."""
+        ops = p.ops.split("@")[0].strip()
+        m = re.match(r"(\w+), \{", ops)
+        if p.base in ("ldm", "ldmia", "ldmfd") and m:
+            base, regs = reg(m.group(1)), reglist(ops)
+            k = 4 * regs.index(r) if r in regs else None
+        else:
+            m = re.match(r"(\w+), \[(\w+)(?:, #(\d+))?\]$", ops)
+            if p.base != "ldr" or not m:
+                return None
+            base, k = reg(m.group(2)), int(m.group(3) or 0)
+        if k is None or base in ("r13", "r15") or depth > 4:
+            return None
+        arg = self.arg_origin(j, base)
+        entry = self.func_entry(p)
+        if arg is None or entry is None:
+            return None
+        sources = [(c, arg, "called") for c in self.call_sites(entry)]
+        if not sources:
+            sources = self.callback_sources(entry, arg)
+        if not sources:
+            return None
+        vals, why, wrappers = {}, [], set()
+        for c, preg, how in sources:
+            off = self.stack_address(c, preg)
+            if off is None:
+                why.append("%s loaded at %#x in %s from *%s, and the object passed at %#x "
+                           "is not in the caller's stack" % (r, p.addr, p.func, base,
+                                                           self.insns[c].addr))
+                continue
+            sub = self.values(c, "sp+%d" % (off + k), depth + 1, seen_wrappers)
+            for v, origin in sub[0].items():
+                vals.setdefault(v, set()).update(origin)
+            why += sub[1]
+            wrappers |= sub[2]
+            self.memory_notes.append(
+                "%s loaded at %#x = word %d of the object in %s's stack at the call at "
+                "%#x (%s): %s" % (r, p.addr, k // 4, self.insns[c].func, self.insns[c].addr,
+                                  how, " ".join(str(v) for v in sorted(sub[0])) or "?"))
+        return vals, why, wrappers
+
+    def arg_origin(self, i, r):
+        """The argument register (r0-r3 at its function's entry) whose value
+        r holds on entry to insn i, through register moves only; None when
+        the paths disagree or anything else writes it."""
+        out = self.arg_origins(i, r)
+        return next(iter(out)) if out and len(out) == 1 and None not in out else None
+
+    def arg_origins(self, i, r):
+        """The set of what r may hold on entry to insn i: argument registers
+        (r0-r3 at the function's entry, through register moves), and None
+        for anything else."""
+        seen, work, out = set(), [(i, r)], set()
+        while work:
+            i, r = work.pop()
+            if (i, r) in seen:
+                continue
+            seen.add((i, r))
+            if len(seen) > 4000:
+                return {None}
+            preds = self.preds.get(i, [])
+            if not preds:
+                ins = self.insns[i]
+                ok = r in ("r0", "r1", "r2", "r3") and ins.addr == self.func_entry(ins)
+                out.add(r if ok else None)
+                continue
+            for j in preds:
+                q = self.insns[j]
+                if not writes(q, r) or (q.cond is not None and writes(q, "r15")):
+                    work.append((j, r))
+                    continue
+                res = self._value_of(q, r) if q.cond is None else None
+                if not (isinstance(res, tuple) and res[1] is None and
+                        not res[0].startswith("sp+")):
+                    out.add(None)
+                    if q.cond is not None:
+                        work.append((j, r))
+                    continue
+                work.append((j, res[0]))
+        return out
+
+    def stack_address(self, c, r):
+        """The offset from sp (at insn c) that r holds at c when it was set
+        by mov r, sp / add r, sp, #k on the one straight path before c; None
+        otherwise."""
+        i = c
+        for _ in range(64):
+            preds = self.preds.get(i, [])
+            if len(preds) != 1:
+                return None
+            j = preds[0]
+            q = self.insns[j]
+            if writes(q, r):
+                ops = q.ops.split("@")[0].strip()
+                if q.cond is not None:
+                    return None
+                if q.base in ("mov", "movs") and re.fullmatch(r"\w+, sp", ops):
+                    return 0
+                m = re.fullmatch(r"\w+, sp, #(\d+)", ops)
+                if q.base == "add" and m:
+                    return int(m.group(1))
+                res = self._value_of(q, r)
+                if isinstance(res, tuple) and res[1] is None and not res[0].startswith("sp+"):
+                    r = res[0]
+                else:
+                    return None
+            elif writes(q, "r13"):
+                return None
+            i = j
+        return None
+
+    def callback_sources(self, entry, arg):
+        """For a function with no direct caller: [(call, register, how)]
+        when its address is formed only in code, each time passed as an
+        argument a to a direct call of a function X that calls its argument
+        a (blx) with X's argument b in `arg`; the object is then what the
+        call passes as b. None when any of this does not hold."""
+        reach = getattr(self, "reach", None)
+        if reach is None:
+            return None
+        want = {entry, entry | 1}
+        for sec in reach.data:
+            for _, w in self.elf.words(sec["addr"], sec["addr"] + sec["size"]):
+                if w in want:
+                    return None  # a pointer in data: who calls it is not known
+        out = []
+        for g in sorted(self.live or self.func_addrs):
+            idx = reach._indices(g)
+            if not reach._constants(idx) & want:
+                continue
+            found = False
+            for c in idx:
+                ins = self.insns[c]
+                if ins.base not in ("bl", "blx") or target_of(ins) is None:
+                    continue
+                for a in ("r0", "r1", "r2", "r3"):
+                    if not set(self.values(c, a)[0]) & want:
+                        continue
+                    b = self.calls_arg_with(target_of(ins) & ~1, a, arg)
+                    if b is None:
+                        return None
+                    out.append((c, b, "%s passed to %s with the object" % (
+                        self.funcs.get(entry, "?"), self.funcs.get(target_of(ins) & ~1, "?"))))
+                    found = True
+            if not found:
+                return None
+        return out or None
+
+    def calls_arg_with(self, x, a, r, seen=None):
+        """The argument register b of function x such that wherever x may
+        call its argument a through a register (blx), it passes its argument
+        b in r (on every path); None otherwise. Follows veneers and tail
+        calls to x's body."""
+        seen = seen or set()
+        ins = self.by_addr.get(x)
+        if ins is None or x in seen:
+            return None
+        seen.add(x)
+        k = ins.index
+        if ins.base == "bx" and first_reg(ins) == "r15":
+            nx = self.by_addr.get(((ins.addr + 4) & ~3) if ins.thumb else ins.addr + 8)
+            k = nx.index if nx else k
+        if self.insns[k].base == "b" and target_of(self.insns[k]) is not None:
+            return self.calls_arg_with(target_of(self.insns[k]) & ~1, a, r, seen)
+        end = self.func_entry(ins)
+        found = set()
+        for i in range(k, len(self.insns)):
+            q = self.insns[i]
+            if self.func_entry(q) != end:
+                break
+            if q.base == "blx" and first_reg(q) and not q.data:
+                if a in self.arg_origins(i, first_reg(q)):
+                    b = self.arg_origin(i, r)
+                    if b is None:
+                        return None
+                    found.add(b)
+        return found.pop() if len(found) == 1 else None
 
     def _at_entry(self, i, r, depth, seen_wrappers, vals, why, wrappers):
         ins = self.insns[i]
@@ -533,6 +740,12 @@ class Program:
                 w = self.elf.word(int(m.group(1), 16))
                 return w
             return None
+        if b == "add" and k is None and "r15" in regs[1:] and len(regs) in (2, 3):
+            # add rd, pc, rm / add rd, pc (Thumb): a pc-relative address
+            pcv = p.addr + (4 if p.thumb else 8)
+            rest = [x for x in regs[1:] if x != "r15"] if len(regs) == 3 else [regs[0]]
+            if len(rest) == 1:
+                return (rest[0], lambda v, pcv=pcv: (v + pcv) & 0xFFFFFFFF)
         ops_fn = {"add": lambda a, c: a + c, "adds": lambda a, c: a + c,
                   "sub": lambda a, c: a - c, "subs": lambda a, c: a - c,
                   "orr": lambda a, c: a | c, "orrs": lambda a, c: a | c,
@@ -553,7 +766,8 @@ class Program:
             if ins.base not in ("svc", "swi") or ins.data:
                 continue
             if not self.alive(ins.index):
-                dropped.append({"addr": ins.addr, "func": ins.func})
+                dropped.append({"addr": ins.addr, "func": ins.func,
+                                "dead": ins.index in self.dead})
                 continue
             n = imm("#" + ins.ops.split()[0]) if ins.ops else 0
             site = {"addr": ins.addr, "func": ins.func,
@@ -564,8 +778,14 @@ class Program:
                 site["oabi" if 0x900000 <= n <= 0x9FFFFF else "svc_imm"] = n
                 out.append(site)
                 continue
+            n0 = len(self.memory_notes)
             vals, why, wrappers = self.values(ins.index, "r7")
             site["numbers"] = sorted(vals)
+            if len(self.memory_notes) > n0:
+                site["through_memory"] = sorted(set(self.memory_notes[n0:]))
+            self.site_numbers[ins.addr] = set(vals)
+            for n, orig in vals.items():
+                self.origin_insns.setdefault(n, set()).update(orig)
             site["origins"] = {n: sorted({self.func_entry(self.insns[o]) for o in orig})
                                for n, orig in vals.items()}
             site["unresolved"] = sorted(set(why))
@@ -623,55 +843,6 @@ class Program:
                 for a, _, r2 in inner:  # the caller passes on its own argument
                     todo.append((a, r2))
         return out
-
-    def enosys_after(self, c, depth=0):
-        """Where a cmp/cmn #38 follows the call at insn index c, or None."""
-        start = self.insns[c]
-        work, seen = [c + 1], set()
-        callees = []
-        while work:
-            i = work.pop()
-            if i in seen or i >= len(self.insns) or len(seen) > 400:
-                continue
-            seen.add(i)
-            ins = self.insns[i]
-            if ins.data or ins.func != start.func:
-                continue
-            if ins.base in ("cmp", "cmn") and imm(ins.ops) in (ENOSYS, -ENOSYS):
-                return "%#x in %s" % (ins.addr, ins.func)
-            t = target_of(ins)
-            if ins.base in ("bl", "blx") and t is not None:
-                callees.append(t)
-            if not ends_flow(ins):
-                work.append(i + 1)
-            if t is not None and ins.base not in ("bl", "blx"):
-                tgt = self.by_addr.get(t)
-                if tgt is not None:
-                    work.append(tgt.index)
-        for t in callees[:4]:
-            hit = self.enosys_in(t)
-            if hit:
-                return hit
-        if depth == 0:
-            e = self.func_entry(start)
-            for cc in self.call_sites(e)[:8] if e is not None else []:
-                hit = self.enosys_after(cc, 1)
-                if hit:
-                    return hit
-        return None
-
-    def enosys_in(self, entry):
-        ins = self.by_addr.get(entry)
-        if ins is None:
-            return None
-        for k in range(ins.index, min(ins.index + 300, len(self.insns))):
-            x = self.insns[k]
-            if x.func != ins.func:
-                break
-            if x.base in ("cmp", "cmn") and imm(x.ops) in (ENOSYS, -ENOSYS):
-                return "%#x in %s" % (x.addr, x.func)
-        return None
-
 
 # ---- reachability from the entry point ----
 SHF_ALLOC, SHF_EXECINSTR = 0x2, 0x4
@@ -777,11 +948,14 @@ class Reach:
         insns = self.prog.insns
         for i in idx:
             ins = insns[i]
+            if i in self.prog.dead:
+                continue
             t = None if ins.data else target_of(ins)
             f = None if t is None else self.function_of(t & ~1)
             if f is not None and f != node:
                 out.append((f, "called" if ins.base in ("bl", "blx") else "branched to"))
-        if idx and not ends_flow(insns[idx[-1]]) and idx[-1] + 1 < len(insns):
+        if idx and not ends_flow(insns[idx[-1]]) and idx[-1] + 1 < len(insns) and \
+                idx[-1] not in self.prog.dead:
             f = self.function_of(insns[idx[-1] + 1].addr)
             if f is not None and f != node:
                 out.append((f, "fallen into"))
@@ -794,6 +968,8 @@ class Reach:
         for i in idx:
             ins = self.prog.insns[i]
             pc = ins.addr + (4 if ins.thumb else 8)
+            if i in self.prog.dead:
+                continue
             if ins.mnem == ".word":
                 lits += [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)", ins.ops)]
             elif ins.data:
@@ -890,6 +1066,7 @@ def reachability(prog, all_sites):
                       "cannot be told soundly; every svc site counts")
     reach = Reach(prog)
     prog.live = reach.live
+    prog.reach = reach
     return reach, ("reachable: svc sites in functions reachable from the entry "
                    "point %#x (direct calls and branches; for indirect calls, "
                    "every function whose address reachable code or data holds)"
@@ -921,7 +1098,11 @@ def syscall_paths(reach, prog, sites):
 
 
 def splice_checks(prog, sites, names):
+    """Per call of a splice-family syscall's function: does the program fall
+    back on ENOSYS? (scripts/audit_flow.py: the result is followed forward,
+    the svc answering -ENOSYS.)"""
     splice_nrs = {n for n, name in names.items() if name in SPLICE_FAMILY}
+    flow = audit_flow.Flow(prog, names, writes, ends_flow)
     splice = []
     for s in sites:
         hit = sorted(set(s.get("numbers", [])) & splice_nrs)
@@ -929,19 +1110,69 @@ def splice_checks(prog, sites, names):
             continue
         checks = []
         for c, nrs in prog.numbered_calls(s, set(hit)):
+            init = {}
+            for r in ("r0", "r1", "r2", "r3"):
+                vals = prog.values(c, r)[0]
+                if len(vals) == 1:
+                    init[r] = audit_flow.K(next(iter(vals)))
+            v = flow.enosys(c, init, SPLICE_FAMILY)
+            ok = v["verdict"] == "fallback"
             checks.append({"call": prog.insns[c].addr, "caller": prog.insns[c].func,
                            "syscalls": [names[n] for n in sorted(nrs)],
-                           "enosys_check": prog.enosys_after(c)})
+                           "verdict": v["verdict"], "why": v["why"],
+                           "compares": v["compares"], "walk_steps": v["steps"],
+                           "enosys_check": v["compares"][0]["at"] if ok else None})
         splice.append({"addr": s["addr"], "func": s["func"],
                        "syscalls": [names[n] for n in hit], "calls": checks})
     return splice
 
 
-def audit(path, ktree, all_sites=False):
+def present_fn(kmap, ktree, names):
+    """present(nr): the syscall is on in the target config (KMAP) and its
+    kernel definition never answers ENOSYS (audit_flow.kernel_may_enosys)."""
+    cache = {}
+
+    def present(nr):
+        if nr not in cache:
+            rec = kmap["syscalls"].get(names.get(nr, ""), {})
+            cache[nr] = bool(rec.get("enabled") is True and not audit_flow.kernel_may_enosys(
+                ktree, names.get(nr), rec.get("entry")))
+        return cache[nr]
+    return present
+
+
+def prune(prog, names, kmap, ktree, all_sites, sites):
+    """With the target's KMAP: the instructions that cannot run there (dead
+    ENOSYS fallbacks, code after exit_group), then reachability and the
+    sites again without them. Returns (reach, mode, sites, dropped, record)."""
+    p = audit_flow.Prune(prog, names, present_fn(kmap, ktree, names), ends_flow, writes)
+    before = sorted({n for s in sites for n in s.get("numbers", [])})
+    prog.dead = p.run(sites)
+    prog.live, prog.reach = None, None
+    prog.memory_notes = []
+    reach, mode = reachability(prog, all_sites)
+    sites, dropped = prog.sites()
+    after = {n for s in sites for n in s.get("numbers", [])}
+    why = {}
+    for i in sorted(p.why):
+        why.setdefault(prog.insns[i].func, set()).update(p.why[i])
+    dead_sites = [d for d in dropped if d.get("dead")]
+    record = {"pruned": [names.get(n, str(n)) for n in before if n not in after],
+              "dead_instructions": len(prog.dead),
+              "dead_svc_sites": ["%#x in %s" % (d["addr"], d["func"]) for d in dead_sites],
+              "why": {f: sorted(w) for f, w in sorted(why.items())},
+              "unpruned": [names.get(n, str(n)) for n in before]}
+    return reach, mode, sites, dropped, record
+
+
+def audit(path, ktree, all_sites=False, kmap=None):
     prog = Program(path)
     names = syscall_names(ktree)
     reach, mode = reachability(prog, all_sites)
     sites, dropped = prog.sites()
+    pruned = None
+    if kmap is not None:
+        reach, mode, sites, dropped, pruned = prune(prog, names, kmap, ktree, all_sites, sites)
     nums = sorted({n for s in sites for n in s.get("numbers", [])})
     how = syscall_paths(reach, prog, sites) if reach else {}
     syscalls = []
@@ -963,6 +1194,7 @@ def audit(path, ktree, all_sites=False):
         "svc_imm": [s for s in sites if "svc_imm" in s],
         "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
         "splice_family": splice,
+        "pruning": pruned,
         "reachability": {
             "mode": "reachable" if reach else "all-sites", "why": mode,
             "svc_sites_all": len(sites) + len(dropped),
@@ -979,9 +1211,20 @@ def text_report(r):
         "" if r["symbols"] else " (stripped: no symbols, read as ARM code)"))
     print("  syscalls: " + " ".join(s["name"] for s in r["syscalls"]))
     reach_report(r)
+    pr = r.get("pruning")
+    if pr:
+        print("  pruned for the target kernel (--kmap): %d syscalls of %d: %s; %d dead "
+              "instructions, dead svc sites: %s" % (
+                  len(pr["pruned"]), len(pr["unpruned"]), " ".join(pr["pruned"]) or "none",
+                  pr["dead_instructions"], ", ".join(pr["dead_svc_sites"]) or "none"))
+        for f, w in pr["why"].items():
+            print("    dead in %s: %s" % (f, "; ".join(w)))
     if r["wrappers"]:
         print("  syscall wrappers (number resolved at their call sites): " +
               ", ".join(r["wrappers"]))
+    for s in r["sites"]:
+        for note in s.get("through_memory", []):
+            print("  svc at %#x in %s: number through memory: %s" % (s["addr"], s["func"], note))
     for s in r["unresolved"]:
         print("  UNRESOLVED svc at %#x in %s: %s" % (s["addr"], s["func"],
                                                     "; ".join(s["unresolved"][:3])))
@@ -994,13 +1237,16 @@ def text_report(r):
     for s in r["splice_family"]:
         for c in s["calls"] or [{"call": None}]:
             if c["call"] is None:
-                print("  splice family: %s at %#x: no direct caller found" % (
+                print("  splice family: %s at %#x: no direct caller found: no fallback proven" % (
                     "/".join(s["syscalls"]), s["addr"]))
                 continue
-            print("  splice family: %s via %s, called at %#x in %s: %s" % (
+            print("  splice family: %s via %s, called at %#x in %s: %s (%s)" % (
                 "/".join(c["syscalls"]), s["func"], c["call"], c["caller"],
-                "ENOSYS checked at " + c["enosys_check"] if c["enosys_check"]
-                else "NO ENOSYS check found"))
+                c["verdict"].upper(), c["why"]))
+            for k in c["compares"]:
+                print("    compare %s at %s (%s == ENOSYS); branch: %s; ENOSYS path at %s "
+                      "reaches: %s" % (k["insn"], k["at"], k["tests"], k["branch"],
+                                       k["enosys_path"], " ".join(k["leads_to"]) or "none"))
 
 
 def reach_report(r):
@@ -1029,7 +1275,8 @@ def reach_report(r):
                     for p in s["path"])))
 
 
-USAGE = "usage: audit-syscalls.py [--ktree DIR] [--all-sites] [--json|--names] ELF..."
+USAGE = ("usage: audit-syscalls.py [--ktree DIR] [--kmap KMAP.json] [--all-sites] "
+         "[--json|--names] ELF...")
 
 
 def main(argv):
@@ -1037,11 +1284,14 @@ def main(argv):
     ktree = os.path.join(TOP, "build/linux-6.1")
     mode = "text"
     all_sites = False
+    kmap_path = None
     files = []
     while args:
         a = args.pop(0)
         if a == "--ktree" and args:
             ktree = args.pop(0)
+        elif a == "--kmap" and args:
+            kmap_path = args.pop(0)
         elif a in ("--json", "--names"):
             mode = a[2:]
         elif a == "--all-sites":
@@ -1052,7 +1302,14 @@ def main(argv):
             files.append(a)
     if not files:
         die(USAGE)
-    reports = [audit(f, ktree, all_sites) for f in files]
+    kmap = None
+    if kmap_path:
+        try:
+            with open(kmap_path) as f:
+                kmap = json.load(f)
+        except (OSError, ValueError) as e:
+            die("cannot read %s: %s" % (kmap_path, e))
+    reports = [audit(f, ktree, all_sites, kmap) for f in files]
     if mode == "json":
         json.dump(reports if len(reports) > 1 else reports[0], sys.stdout, indent=1)
         print()

@@ -6,8 +6,10 @@
 #   OUTDIR/PROGRAM.strace  the raw qemu strace ("# ..." lines separate runs)
 # PROGRAM is
 #   init     build/app/arm/init (make app-arm) serving build/rootfs/srv
-#            (make board) on 127.0.0.1, twice: sendfile, then srv_sendfile=off;
-#            also OUTDIR/init-sendfile.names, init-readwrite.names and .log
+#            (make board) on 127.0.0.1, three times: sendfile, then
+#            srv_sendfile=off, then as PID 1 in a new PID namespace (bad
+#            input, stats, poweroff through board_end's sync and reboot);
+#            also OUTDIR/init-{sendfile,readwrite,pid1}.names and .log
 #   busybox  build/busybox/bin/busybox (scripts/fetch-busybox.sh), a fixed
 #            list of applets (APPLETS below), each its own qemu-arm run
 # A syscall token that cannot be mapped to a table name is an error (exit 1).
@@ -171,6 +173,69 @@ init_run() {
 	} >>"$out/init.strace"
 }
 
+# bad_request URL-PORT: a request with a broken header line, sent raw; the
+# status line of the answer (400 expected).
+bad_request() {
+	local reply
+	exec 8<>"/dev/tcp/127.0.0.1/$1" || return 1
+	printf 'GET /hello.txt HTTP/1.1\r\nthis line has no colon\r\n\r\n' >&8
+	reply=$(timeout 20 head -n 1 <&8 | tr -d '\r')
+	exec 8<&-
+	echo "$reply"
+}
+
+# The run as PID 1 (in a new PID namespace, `unshare --pid --fork`: only
+# there is getpid() 1): boot, serve, bad input, the console's stats and an
+# unknown command, then poweroff, which now takes board_end's init path:
+# sync and reboot(RB_POWER_OFF). In a child PID namespace, reboot() ends
+# that namespace (the kernel's reboot_pid_ns(): its init is killed), never
+# the machine; without CAP_SYS_BOOT it fails and init pauses, so the run is
+# ended from here after 10 s.
+init_pid1_run() {
+	local port log=$out/init-pid1.log trace=$tmp/init-pid1.strace i
+	command -v unshare >/dev/null || die "unshare not found (util-linux)"
+	port=$(free_port) || die "no free port"
+	rm -f "$tmp/console"
+	mkfifo "$tmp/console"
+	exec 7<>"$tmp/console"
+	timeout 120 unshare --pid --fork --kill-child "$qemu" -strace -D "$trace" \
+		"$TOP/build/app/arm/init" -a 127.0.0.1 -p "$port" -r "$TOP/build/rootfs/srv" \
+		<"$tmp/console" >"$log" 2>&1 &
+	srv_pid=$!
+	for i in $(seq 200); do
+		grep -q '^fileserver: ready' "$log" && break
+		kill -0 "$srv_pid" 2>/dev/null || fail "$log" "init (pid 1) ended before ready"
+		[ "$i" = 200 ] && fail "$log" "init (pid 1) not ready after 20 s"
+		sleep 0.1
+	done
+	grep -q 'starting as init (pid 1)' "$log" || fail "$log" "init (pid 1): not started as init"
+	local got want
+	want=$(testfile_sha hello.txt)
+	got=$(curl -s --max-time 20 -f "http://127.0.0.1:$port/hello.txt" | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$log" "init (pid 1): GET hello.txt: wrong sha256"
+	got=$(bad_request "$port")
+	case $got in
+	"HTTP/1.1 400"*) ;;
+	*) fail "$log" "init (pid 1): bad header line answered '$got', want 400" ;;
+	esac
+	printf 'nosuchcommand\nstats\npoweroff\n' >&7
+	for i in $(seq 100); do
+		kill -0 "$srv_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$srv_pid" 2>/dev/null || true # reboot failed: init pauses
+	wait "$srv_pid" 2>/dev/null || true
+	srv_pid=
+	exec 7>&-
+	grep -q '^fileserver: stats: ' "$log" || fail "$log" "init (pid 1): no stats line"
+	grep -q 'powering off' "$log" || fail "$log" "init (pid 1): poweroff did not reach board_end"
+	names "$trace" >"$out/init-pid1.names"
+	{
+		echo "# init run: pid1 (unshare --pid --fork)"
+		cat "$trace"
+	} >>"$out/init.strace"
+}
+
 trace_init() {
 	local bin=$TOP/build/app/arm/init
 	[ -x "$bin" ] || die "$bin missing (make app-arm)"
@@ -180,7 +245,9 @@ trace_init() {
 	: >"$out/init.strace"
 	init_run sendfile srv_sendfile=on
 	init_run readwrite srv_sendfile=off
-	LC_ALL=C sort -u "$out/init-sendfile.names" "$out/init-readwrite.names" >"$out/init.names"
+	init_pid1_run
+	LC_ALL=C sort -u "$out/init-sendfile.names" "$out/init-readwrite.names" \
+		"$out/init-pid1.names" >"$out/init.names"
 }
 
 # ---------------------------------------------------------------- busybox

@@ -3,7 +3,10 @@
 # fragment of what they never need.
 #   1. kmap     scripts/audit-kmap.py: syscall table -> Kconfig options, from
 #               the patched tree and the tiny board's .config
-#   2. static   scripts/audit-syscalls.py: every svc site of each program
+#   2. static   scripts/audit-syscalls.py: every svc site of each program,
+#               with the code the target kernel makes dead left out (ENOSYS
+#               fallbacks of syscalls the config has, code after exit_group:
+#               --kmap)
 #   3. report   scripts/audit-report.py: report + fragment
 #   4. holds    the fragment applied with Kconfig (olddefconfig on a copy of
 #               the config): lines that do not hold leave the fragment
@@ -38,7 +41,7 @@ phase kmap "audit-kmap$sfx" sh -c '"$1" "$2" --config "$3" >"$4"' _ \
 	"$TOP/scripts/audit-kmap.py" "$ktree" "$config" "$out/kmap.json"
 # shellcheck disable=SC2086 # one word per program
 phase static "audit-static$sfx" sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
-	"$TOP/scripts/audit-syscalls.py" --ktree "$ktree" --json $elfs
+	"$TOP/scripts/audit-syscalls.py" --ktree "$ktree" --kmap "$out/kmap.json" --json $elfs
 phase report "audit-report$sfx" "$TOP/scripts/audit-report.py" "$out/kmap.json" \
 	"$out/syscalls.json" "$out/audit.fragment.new" ${measured:+"$measured"}
 cp "$LOGS/audit-report$sfx.log" "$out/report.txt"

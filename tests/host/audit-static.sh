@@ -4,7 +4,8 @@
 #     a number reaches r7: exact set of numbers, the OABI site flagged, the
 #     unresolvable site listed with its function, the wrapper found;
 #   - the init program: every site resolved, sendfile64 the only splice-family
-#     call, an ENOSYS check after each call of it;
+#     call, and both its calls fall back on ENOSYS (compare and branch
+#     found by following the result, scripts/audit_flow.py);
 #   - BusyBox (stripped, glibc): audited, unresolved sites listed;
 #   - make audit's report and fragment for the init program.
 . "$(dirname "$0")/../lib.sh"
@@ -43,10 +44,10 @@ check "audit: init: socket, accept4, poll, pread64, sendfile64, reboot among its
 	pyq "$tmp/init.json" "{'socket', 'accept4', 'poll', 'pread64', 'sendfile64', 'reboot'} <= {s['name'] for s in d['syscalls']}"
 check "audit: init: no splice-family syscall but sendfile64" \
 	pyq "$tmp/init.json" "{n for s in d['splice_family'] for n in s['syscalls']} == {'sendfile64'} and not {'splice', 'tee', 'vmsplice', 'sendfile'} & {s['name'] for s in d['syscalls']}"
-check "audit: init: both calls of sendfile (probe, transfer) followed by an ENOSYS check" \
-	pyq "$tmp/init.json" "len([c for s in d['splice_family'] for c in s['calls']]) == 2 and all(c['enosys_check'] for s in d['splice_family'] for c in s['calls'])"
-check "audit: init: the transfer's ENOSYS check is in xfer_run" \
-	pyq "$tmp/init.json" "any(c['caller'] == 'xfer_run' and 'xfer_run' in c['enosys_check'] for s in d['splice_family'] for c in s['calls'])"
+check "audit: init: both calls of sendfile (probe, transfer) fall back on ENOSYS" \
+	pyq "$tmp/init.json" "len([c for s in d['splice_family'] for c in s['calls']]) == 2 and all(c['verdict'] == 'fallback' and c['enosys_check'] for s in d['splice_family'] for c in s['calls'])"
+check "audit: init: the transfer's ENOSYS compare is in xfer_run, its branch leads to pread64" \
+	pyq "$tmp/init.json" "any(c['caller'] == 'xfer_run' and 'xfer_run' in c['enosys_check'] and 'pread64' in c['compares'][0]['leads_to'] for s in d['splice_family'] for c in s['calls'])"
 
 # --- the probe: splice-family calls through musl's variadic syscall() ---
 probe=$TOP/build/probe/arm/probe.unstripped
@@ -75,4 +76,4 @@ check "audit: fragment leaves out options that do more than syscalls (PRINTK)" \
 check "audit: fragment never turns off a family init calls (NET, SYSCALL_SPLICE is off already)" \
 	bash -c "! grep -Eq 'CONFIG_(NET|INET|MMU)[ =]' '$frag'"
 check "audit: report: the splice family is off and init checks ENOSYS after sendfile" \
-	bash -c "grep -q 'CONFIG_SYSCALL_SPLICE (OFF' '$TOP/build/audit/report.txt' && grep -q 'sendfile64 .*xfer_run: ENOSYS checked' '$TOP/build/audit/report.txt'"
+	bash -c "grep -q 'CONFIG_SYSCALL_SPLICE (OFF' '$TOP/build/audit/report.txt' && grep -q 'sendfile64 .*xfer_run: fallback' '$TOP/build/audit/report.txt'"

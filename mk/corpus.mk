@@ -1,0 +1,30 @@
+# The audit's corpus of third-party programs (issue 21), from Debian source
+# packages, and the peers on the board.
+#   make corpus      build them static for ARM with musl (build/corpus/, cached)
+#   make test-audit  trace each under qemu-arm -strace and check the audit on
+#                    it: recall, splice verdict, fragment; boot the peers and
+#                    check the audit's verdicts against the boards (tests/audit)
+.PHONY: corpus test-audit
+corpus: | deps
+	@scripts/build-corpus.sh
+
+# Audited against the kernel users start from (BASE=vexpress's config): it has
+# SYSCALL_SPLICE and MULTIUSER on, so the fragment has something to get wrong.
+test-audit: board build/peers/peer-init build/kernel-vexpress/.config | deps
+	@TEST_DIRS=audit tests/run
+
+# --- peers: the corpus's HTTP servers as the board's only program ----------
+#   make peers   boot each (peers/servers.txt) on images/tiny and images/base
+#                beside this project's init; table in images/peers.md, .json
+.PHONY: peers
+PEER_INIT := build/peers/peer-init
+$(PEER_INIT): peers/peer-init.c
+	@mkdir -p $(@D)
+	@echo "  peer-init  $@"
+	@arm-linux-gnueabi-gcc -specs=/usr/lib/arm-linux-musleabi/musl-gcc.specs \
+		-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Os -static -o $@ $<
+
+peers: board $(PEER_INIT) build/kernel-vexpress/.config
+	@scripts/build-corpus.sh $$(awk '!/^#/ && NF { print $$1 }' peers/servers.txt)
+	@scripts/peers.sh
+	@scripts/peers-render.py
