@@ -16,7 +16,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo 1..46
+echo 1..54
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
@@ -178,6 +178,37 @@ r=$(printf 'GET /%s%%66 HTTP/1.1\r\nHost: x\r\n\r\n' "$enc" | client raw --one -
 check "mutants: ... also when the 1024th byte is percent-encoded ($r)" [ "$(kv status "$r")" = 414 ]
 check "mutants: still serving after the long paths" [ "$(curl -sf --max-time 10 "$(url hello.txt)")" = "$hello" ]
 
+# An error that is not about framing keeps the connection (404, 416).
+r=$(probe split 'GET /nothere HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nRange: bytes=99-\r\n\r\nGET /hello.txt HTTP/1.1\r\nConnection: close\r\n\r\n' --wait 5)
+check "mutants: a 404 and a 416 keep the connection: 3 answers on one ($r)" \
+	[ "$r" = "answers=3 end=eof bodies=404 Not Found,416 Range Not Satisfiable,$hello" ]
+
+# The request line bound (2048 bytes with its CRLF) and the head bound
+# (8192 bytes), exactly (a query keeps the path short).
+line_of() { # line_of N: a request line of N bytes with its CRLF
+	local t
+	printf -v t '%*s' $(($1 - 26)) ''
+	printf 'GET /hello.txt?%s HTTP/1.1\r\n' "${t// /a}"
+}
+r=$( { line_of 2048; printf 'Host: x\r\n\r\n'; } | client raw --one --wait 5)
+check "mutants: a request line of 2048 bytes is read (200) ($r)" [ "$(kv status "$r")" = 200 ]
+r=$( { line_of 2049; printf 'Host: x\r\n\r\n'; } | client raw --one --wait 5)
+check "mutants: a request line of 2049 bytes answers 414 ($r)" [ "$(kv status "$r")" = 414 ]
+head_of() { # head_of N: a GET /hello.txt head of N bytes
+	local t
+	printf -v t '%*s' $(($1 - 25 - 7 - 2 - 2)) ''
+	printf 'GET /hello.txt HTTP/1.1\r\nX-Pad: %s\r\n\r\n' "${t// /p}"
+}
+r=$(head_of 8192 | client raw --one --wait 5)
+check "mutants: a head of 8192 bytes is read (200) ($r)" [ "$(kv status "$r")" = 200 ]
+r=$(head_of 8193 | client raw --one --wait 5)
+check "mutants: a head of 8193 bytes answers 431 ($r)" [ "$(kv status "$r")" = 431 ]
+
+# The index lists no dot entries (., .., dotfiles).
+: >"$APP_ROOT/.hidden"
+check "mutants: the index has no ., .. or dotfile entries" \
+	bash -c "! curl -sf --max-time 10 '$(url '')' | grep -q 'href=\"/\\.'"
+
 # Listings that do not fit: names of every length from 1 to 60 in 12
 # folders (their own name lengths differ), so some listing's last entry
 # ends within a few bytes of the buffer: each must still end with its
@@ -201,17 +232,19 @@ app_stop
 mkfifo "$APP_TMP/stdin"
 exec 7<>"$APP_TMP/stdin"
 APP_STDIN=$APP_TMP/stdin app_start console -- || { not_ok "mutants: start with a console"; exit 1; }
-printf 'GET /caf\303\251\377%%c3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | client raw --wait 5 >/dev/null
+printf 'GET /caf\303\251\377%%c3\\ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | client raw --wait 5 >/dev/null
+printf 'stats\r\n' >&7
 for _ in $(seq 20); do echo frob >&7; done
 sleep 0.5
 echo poweroff >&7
 app_wait_exit 10
 exec 7>&- 7<&-
 check "mutants: console: poweroff ends with status 0 ($APP_RC)" [ "$APP_RC" = 0 ]
-check "mutants: log: bytes >= 0x80 of a target are escaped as \\xNN" \
-	grep -qF 'GET /caf\xc3\xa9\xff%c3 404' "$APP_LOG"
+check "mutants: log: bytes >= 0x80 and a backslash in a target are escaped as \\xNN" \
+	grep -qF 'GET /caf\xc3\xa9\xff%c3\x5c 404' "$APP_LOG"
 high=$(LC_ALL=C tr -d '\000-\177' <"$APP_LOG" | wc -c)
 check "mutants: log: no byte >= 0x80 reaches the console ($high)" [ "$high" = 0 ]
+check "mutants: console: a command ended by CR LF is understood" grep -q '^fileserver: stats: ' "$APP_LOG"
 check "mutants: log: a line repeated 20 times is printed 8 times" \
 	[ "$(log_count '^fileserver: console: unknown command')" = 8 ]
 check "mutants: log: then summed up once, before the next line" \
@@ -240,6 +273,7 @@ refused() {
 p=$(free_port)
 check "mutants: limits: -c 128 accepted" starts -p "$p" -c 128
 check "mutants: limits: -c 129 refused" refused -c 129
+check "mutants: limits: words without a leading - are ignored" starts -p "$p" quiet splash
 check "mutants: limits: -w 1048576 and -w 512 accepted" bash -c "$(declare -f starts); APP_BIN='$APP_BIN' APP_ROOT='$APP_ROOT' APP_TMP='$APP_TMP'; starts -p $p -w 1048576 && starts -p $p -w 512"
 check "mutants: limits: -w 1048577 and -w 511 refused" bash -c "$(declare -f refused free_port); APP_BIN='$APP_BIN' APP_ROOT='$APP_ROOT'; refused -w 1048577 && refused -w 511"
 if (exec 3<>/dev/tcp/127.0.0.1/65535) 2>/dev/null; then
