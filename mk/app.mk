@@ -104,3 +104,11 @@ app-bench: app-arm
 
 app-clean:
 	rm -rf $(APP_BUILD)
+
+# Mutation pass over app/ (tests/mutate/run.py): one-spot slips from
+# tests/mutate/mutants.tsv, each built in a scratch copy (build/mutate/tree)
+# and run against the host app tests; not part of make test (about an
+# hour). MUTANTS=id,id picks some.
+.PHONY: mutate
+mutate:
+	$(TOP)/tests/mutate/run.py $(if $(MUTANTS),--only $(MUTANTS))
