@@ -31,7 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-OUT = os.path.join(TOP, "build", "mutate")
+OUT = os.environ.get("MUTATE_OUT", os.path.join(TOP, "build", "mutate"))
 TREE = os.path.join(OUT, "tree")
 # Fastest and most telling first; lint is not about behaviour.
 SCRIPTS = ["app-unit", "app-edges", "app-enosys", "app-badinput", "app-mutants",
