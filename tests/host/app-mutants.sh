@@ -16,7 +16,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo 1..54
+echo 1..62
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
@@ -121,6 +121,7 @@ check "mutants: a head in 3 writes + a pipelined request: both answered, then th
 	[ "$r" = "answers=2 end=eof bodies=$hello,inner" ]
 
 # Header values: control bytes and a bare CR are refused, a tab is not.
+# shellcheck disable=SC2059 # $1 holds printf escapes on purpose
 hv() { printf "GET /hello.txt HTTP/1.1\r\nHost: x\r\nX-Test: $1\r\n\r\n" | client raw --one --wait 5; }
 check "mutants: a header value with \\x01 answers 400" [ "$(kv status "$(hv 'a\001b')")" = 400 ]
 check "mutants: a header value with a bare CR answers 400" [ "$(kv status "$(hv 'a\rb')")" = 400 ]
@@ -130,7 +131,7 @@ check "mutants: a header value with a tab and obs-text is accepted (200)" [ "$(k
 
 # Connection: both tokens: close wins (RFC 9112 9.6), whatever the order.
 for v in 'keep-alive, close' 'close, keep-alive' 'Keep-Alive,Close'; do
-	r=$(printf "GET /hello.txt HTTP/1.1\r\nHost: x\r\nConnection: $v\r\n\r\n" | client raw --wait 4 --out "$APP_TMP/conn")
+	r=$(printf 'GET /hello.txt HTTP/1.1\r\nHost: x\r\nConnection: %s\r\n\r\n' "$v" | client raw --wait 4 --out "$APP_TMP/conn")
 	check "mutants: 'Connection: $v' closes after the answer ($r)" \
 		bash -c "[ '$(kv status "$r") $(kv body_bytes "$r") $(kv end "$r")' = '200 21 eof' ] && tr -d '\r' <'$APP_TMP/conn' | grep -qx 'Connection: close'"
 done
@@ -139,7 +140,7 @@ check "mutants: HTTP/1.0 'Connection: foo, keep-alive' keeps the connection ($r)
 	[ "$(kv body_bytes "$r") $(kv end "$r")" = "21 deadline" ]
 
 # Ranges at the end of the file (hello.txt: 21 bytes).
-rg() { printf "GET /hello.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=$1\r\n\r\n" | client raw --one --wait 5 --out "$APP_TMP/rg"; }
+rg() { printf 'GET /hello.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=%s\r\n\r\n' "$1" | client raw --one --wait 5 --out "$APP_TMP/rg"; }
 crange() { tr -d '\r' <"$APP_TMP/rg" | sed -n 's/^Content-Range: //p'; }
 r=$(rg 10-21)
 check "mutants: range 10-21 (last = size) is 10-20/21 ($r)" \
@@ -204,6 +205,23 @@ check "mutants: a head of 8192 bytes is read (200) ($r)" [ "$(kv status "$r")" =
 r=$(head_of 8193 | client raw --one --wait 5)
 check "mutants: a head of 8193 bytes answers 431 ($r)" [ "$(kv status "$r")" = 431 ]
 
+# A one-digit Content-Length is a body too: answered, then closed, and
+# the body is never read as a request.
+r=$(printf 'GET /hello.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nGET /' | client raw --wait 4 --out "$APP_TMP/cl5")
+check "mutants: Content-Length: 5: one answer, Connection: close, then the close ($r)" \
+	bash -c "[ '$(kv status "$r") $(kv body_bytes "$r") $(kv end "$r")' = '200 21 eof' ] && tr -d '\r' <'$APP_TMP/cl5' | grep -qx 'Connection: close'"
+
+# Paths: DEL is a control byte (400); a fragment is not part of the path.
+check "mutants: an encoded DEL in the path answers 400" \
+	[ "$(printf 'GET /hello.txt%%7f HTTP/1.1\r\nHost: x\r\n\r\n' | client raw --one --wait 5 | sed -n 's/^status=\([0-9]*\).*/\1/p')" = 400 ]
+check "mutants: a fragment in the target is dropped: /hello.txt#top serves the file" \
+	[ "$(printf 'GET /hello.txt#top HTTP/1.1\r\nHost: x\r\n\r\n' | client raw --one --wait 5 | sed -n 's/^status=\([0-9]*\).*/\1/p')" = 200 ]
+
+# An empty file: no range of it is satisfiable, a suffix one neither.
+: >"$APP_ROOT/empty.txt"
+r=$(printf 'GET /empty.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=-5\r\n\r\n' | client raw --one --wait 5)
+check "mutants: a suffix range of an empty file answers 416 ($r)" [ "$(kv status "$r")" = 416 ]
+
 # The index lists no dot entries (., .., dotfiles).
 : >"$APP_ROOT/.hidden"
 check "mutants: the index has no ., .. or dotfile entries" \
@@ -220,12 +238,39 @@ for k in $(seq 12); do
 	mkdir -p "$APP_ROOT/$d"
 	name=
 	for _ in $(seq 60); do name+=n; : >"$APP_ROOT/$d/$name"; done
-	r=$(printf "GET /$d/ HTTP/1.1\r\nHost: x\r\n\r\n" | client raw --one --wait 5 --out "$APP_TMP/list")
+	r=$(printf 'GET /%s/ HTTP/1.1\r\nHost: x\r\n\r\n' "$d" | client raw --one --wait 5 --out "$APP_TMP/list")
 	last=$(tail -c 20 "$APP_TMP/list")
 	[ "$(kv status "$r") $(kv end "$r")" = "200 one" ] && [ "$last" = '</ul></body></html>' ] || bad+=" $d($r)"
 done
 check "mutants: 12 cut listings with names of varied length all end with their closing tags${bad:+ (not:$bad)}" [ -z "$bad" ]
 check "mutants: server still alive after the wire cases" kill -0 "$APP_PID"
+app_stop
+
+# A full server does not poll its listener: -c 1, one idle connection,
+# one more waiting in the backlog: the server sleeps (CPU ticks in 2 s).
+app_start full -- -c 1 -t 30 || { not_ok "mutants: start -c 1"; exit 1; }
+exec 4<>"/dev/tcp/127.0.0.1/$APP_PORT"
+sleep 0.2
+exec 5<>"/dev/tcp/127.0.0.1/$APP_PORT"
+printf 'GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n' >&5
+t0=$(awk '{ print $14 + $15 }' "/proc/$APP_PID/stat")
+sleep 2
+t1=$(awk '{ print $14 + $15 }' "/proc/$APP_PID/stat")
+check "mutants: -c 1 full, one client waiting: the server does not spin ($((t1 - t0)) ticks in 2 s)" \
+	[ $((t1 - t0)) -lt 50 ]
+exec 4>&- 4<&-
+check "mutants: ... and the waiting client is served once the slot frees" \
+	bash -c "timeout 5 head -n 1 <&5 | grep -q '^HTTP/1.1 200'"
+exec 5>&- 5<&-
+app_stop
+
+# sendfile EINVAL is this body's fallback, not the run's: the index still
+# says sendfile is available.
+WRAP_SENDFILE_BYTES=100000 WRAP_SENDFILE_ERRNO=EINVAL \
+	app_start einval "$APP_TBIN/fileserver-wrap" -- || { not_ok "mutants: start wrap EINVAL"; exit 1; }
+check "mutants: EINVAL mid-body: test.bin sha256" [ "$(curl -sf --max-time 30 "$(url test.bin)" | sha)" = "$want" ]
+check "mutants: EINVAL mid-body: the index still says sendfile is available" \
+	bash -c "curl -sf --max-time 10 '$(url '')' | grep -q '<td id=\"sendfile\">available</td>'"
 app_stop
 
 # --- 5. The console log -----------------------------------------------------
