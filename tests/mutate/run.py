@@ -15,9 +15,14 @@ until one fails. A mutant is
 score = killed / (killed + survived). Results go to build/mutate/report.json
 (and report.txt). Usage:
 
-    tests/mutate/run.py [--list FILE] [--only ID,...] [--scripts a,b] [--check]
+    tests/mutate/run.py [--list FILE] [--only ID,...] [--shard I/N]
+                        [--scripts a,b] [--no-baseline] [--check]
+    tests/mutate/run.py --merge A.json B.json ...
 
 --check only verifies that every original text occurs exactly once.
+--shard I/N runs every Nth mutant from the Ith (0-based): N runners, each
+with its own MUTATE_OUT, share a list; --merge joins their reports into
+MUTATE_OUT's report.json (a mutant in several keeps its last result).
 """
 import argparse
 import hashlib
@@ -122,6 +127,32 @@ def run_suite(scripts, log, mutated_file):
     return None, []
 
 
+def write_report(results, scripts, seconds, started):
+    count = {k: sum(r["status"] == k for r in results)
+             for k in ("killed", "survived", "equivalent", "stillborn")}
+    denom = count["killed"] + count["survived"]
+    report = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+              "seconds": seconds,
+              "scripts": scripts, "counts": count,
+              "score": round(count["killed"] / denom, 4) if denom else None,
+              "survivors": [r["id"] for r in results if r["status"] == "survived"],
+              "mutants": results}
+    with open(os.path.join(OUT, "report.json"), "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
+    summary = ("mutation score: %d killed / %d behaviour-changing = %s; %d equivalent, "
+               "%d stillborn; survivors: %s"
+               % (count["killed"], denom,
+                  "%.1f%%" % (100.0 * count["killed"] / denom) if denom else "n/a",
+                  count["equivalent"], count["stillborn"],
+                  ", ".join(report["survivors"]) or "none"))
+    with open(os.path.join(OUT, "report.txt"), "w", encoding="utf-8") as f:
+        for r in results:
+            f.write("%-24s %-10s %s\n" % (r["id"], r["status"], r.get("by", r.get("why", ""))))
+        f.write(summary + "\n")
+    print(summary)
+    print("report: %s" % os.path.join(OUT, "report.json"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--list", default=os.path.join(HERE, "mutants.tsv"))
@@ -129,7 +160,22 @@ def main():
     ap.add_argument("--scripts", default=",".join(SCRIPTS))
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--shard", default="")
+    ap.add_argument("--merge", nargs="+")
     a = ap.parse_args()
+    if a.merge:
+        results, scripts, secs = {}, [], 0
+        for path in a.merge:
+            with open(path, encoding="utf-8") as f:
+                r = json.load(f)
+            scripts, secs = r["scripts"], secs + r["seconds"]
+            for m in r["mutants"]:
+                results[m["id"]] = m
+        order = [m["id"] for m in load(a.list)]
+        os.makedirs(OUT, exist_ok=True)
+        write_report(sorted(results.values(), key=lambda m: order.index(m["id"])
+                            if m["id"] in order else len(order)), scripts, secs, time.time())
+        return 0
     muts = load(a.list)
     pristine = {}
     for m in muts:
@@ -148,6 +194,9 @@ def main():
     if a.only:
         want = set(a.only.split(","))
         muts = [m for m in muts if m["id"] in want]
+    if a.shard:
+        i, n = (int(x) for x in a.shard.split("/"))
+        muts = muts[i::n]
     scripts = a.scripts.split(",")
     os.makedirs(os.path.join(OUT, "logs"), exist_ok=True)
     fresh_tree()
@@ -193,29 +242,7 @@ def main():
                                                        if res.get("failed_cases") else "")),
               flush=True)
     put_app(pristine)
-    count = {k: sum(r["status"] == k for r in results)
-             for k in ("killed", "survived", "equivalent", "stillborn")}
-    denom = count["killed"] + count["survived"]
-    report = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-              "seconds": round(time.time() - started),
-              "scripts": scripts, "counts": count,
-              "score": round(count["killed"] / denom, 4) if denom else None,
-              "survivors": [r["id"] for r in results if r["status"] == "survived"],
-              "mutants": results}
-    with open(os.path.join(OUT, "report.json"), "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
-    summary = ("mutation score: %d killed / %d behaviour-changing = %s; %d equivalent, "
-               "%d stillborn; survivors: %s"
-               % (count["killed"], denom,
-                  "%.1f%%" % (100.0 * count["killed"] / denom) if denom else "n/a",
-                  count["equivalent"], count["stillborn"],
-                  ", ".join(report["survivors"]) or "none"))
-    with open(os.path.join(OUT, "report.txt"), "w", encoding="utf-8") as f:
-        for r in results:
-            f.write("%-24s %-10s %s\n" % (r["id"], r["status"], r.get("by", r.get("why", ""))))
-        f.write(summary + "\n")
-    print(summary)
-    print("report: %s" % os.path.join(OUT, "report.json"))
+    write_report(results, scripts, round(time.time() - started), started)
     return 0
 
 
