@@ -8,6 +8,7 @@
 #include "config.h"
 #include "conn.h"
 #include "console.h"
+#include "httpdate.h"
 #include "listing.h"
 #include "xfer.h"
 
@@ -23,6 +24,10 @@
  * (the kernel doubles SO_SNDBUF and counts skb overhead in it), plus the
  * socket and what it has received. */
 #define SERVER_CONN_COST_K(sndbuf) (2 * (sndbuf) / 1024 + 8)
+
+/* A client socket's send buffer holds at least this many segments of its
+ * route's MSS (see sndbuf_for() in server.c). */
+#define SERVER_SNDBUF_SEGS 4
 
 struct server {
 	const struct srv_config *cfg;
@@ -41,6 +46,8 @@ struct server {
 	char kernel[200];           /* for the index page */
 	const char *sendfile;
 	struct listing_status status;
+	long long date_s;           /* the second date[] says, -1: none */
+	char date[HTTP_DATE_SIZE];  /* Date value while the clock is set */
 	struct conn conns[SERVER_MAX_CONNS];
 };
 
