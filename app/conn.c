@@ -29,10 +29,11 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-void conn_open(struct conn *c, int fd, const char *peer,
+void conn_open(struct conn *c, int fd, unsigned addr, const char *peer,
 	       const struct conn_env *env)
 {
 	c->fd = fd;
+	c->addr = addr;
 	c->state = CONN_READ;
 	c->deadline_ms = env->now_ms + env->timeout_ms;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
@@ -308,6 +309,7 @@ static int finish(struct conn *c, const struct conn_env *env,
 	c->status = 0;
 	close_fd(&c->job.file_fd);
 	c->deadline_ms = env->now_ms + env->timeout_ms;
+	c->progress_ms = env->now_ms;
 	if (c->keep_alive) {
 		c->state = CONN_READ;
 		/* One response per turn: a pipelined request waits for the next
