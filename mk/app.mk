@@ -22,12 +22,12 @@ APP_TCFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror -I$(TOP)/app -I$(APP_TSRC)
 APP_TEST_BINS := $(APP_TEST)/unit $(APP_TEST)/xfer_test $(APP_TEST)/nosendfile \
 	$(APP_TEST)/fileserver-wrap $(APP_TEST)/head_test $(APP_TEST)/fileserver-wrap-poll \
-	$(APP_TEST)/fileserver-wrap-sysinfo
+	$(APP_TEST)/fileserver-wrap-sysinfo $(APP_TEST)/conform_test
 
 APP_FUZZ := $(APP_BUILD)/fuzz
 FUZZ_TIME ?= 30
 FUZZ_CC ?= clang
-APP_FUZZ_SRCS := $(addprefix $(TOP)/app/,http.c path.c range.c log.c)
+APP_FUZZ_SRCS := $(addprefix $(TOP)/app/,http.c httpdate.c path.c range.c log.c)
 
 .PHONY: app-arm app-host app-test-host app-test-bins app-lint fuzz fuzz-build app-bench app-clean
 
@@ -52,6 +52,9 @@ $(APP_TEST)/unit: $(APP_TSRC)/app_unit.c $(APP_TSRC)/app_tap.h $(APP_HOSTLIB) | 
 
 $(APP_TEST)/xfer_test: $(APP_TSRC)/app_xfer_test.c $(APP_TSRC)/app_tap.h $(APP_HOSTLIB) | $(APP_TEST)
 	$(CC) $(APP_TCFLAGS) -Wl,--wrap=sendfile,--wrap=mmap -o $@ $< $(APP_HOSTLIB)
+
+$(APP_TEST)/conform_test: $(APP_TSRC)/app_conform_test.c $(APP_TSRC)/app_tap.h $(APP_HOSTLIB) | $(APP_TEST)
+	$(CC) $(APP_TCFLAGS) -o $@ $< $(APP_HOSTLIB)
 
 $(APP_TEST)/head_test: $(APP_TSRC)/app_head_test.c $(APP_TSRC)/app_tap.h $(APP_HOSTLIB) | $(APP_TEST)
 	$(CC) $(APP_TCFLAGS) -o $@ $< $(APP_HOSTLIB)
