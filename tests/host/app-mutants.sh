@@ -69,7 +69,9 @@ check "mutants: -n 1: one request logged" [ "$(log_count ' GET /hello.txt 200 ')
 # Bound = min(free RAM / cost, TCP memory limit / queue), sndbuf 16384:
 # queue 40 KiB, cost 53 KiB; tcp limit max(30280/16, 512) * 3/4 / 40 = 35.
 # With 26564 KiB free the TCP limit wins (35); with 2000 KiB free the RAM
-# does: (2000 - 768) / 53 = 23.
+# does: (2000 - 768) / 53 = 23 (the slot's size, sizeof(struct conn), moves
+# it by one or two: 18 to 26 is checked; the TCP limit alone would be 35,
+# a cost without the slot 30, RAM misread as bytes 1).
 ramfile=$APP_TMP/free_k
 echo 26564 >"$ramfile"
 export WRAP_SYSINFO_FILE=$ramfile WRAP_SYSINFO_TOTAL_K=30280
@@ -79,8 +81,9 @@ check "mutants: 30 MiB board, 26564 KiB free: at most 35 connections (the TCP li
 app_stop
 echo 2000 >"$ramfile"
 app_start board30low "$APP_TBIN/fileserver-wrap-sysinfo" -- -b 16384 || { not_ok "mutants: start wrap-sysinfo low"; exit 1; }
-check "mutants: 30 MiB board, 2000 KiB free: at most 23 connections (the free RAM)" \
-	grep -q 'at most 23 connection(s) (2000 KiB free' "$APP_LOG"
+n=$(sed -n 's/.* at most \([0-9]*\) connection(s) (2000 KiB free.*/\1/p' "$APP_LOG")
+check "mutants: 30 MiB board, 2000 KiB free: the free RAM bounds it, 18 to 26 connections ($n)" \
+	[ -n "$n" ] && [ "$n" -ge 18 ] && [ "$n" -le 26 ]
 app_stop
 echo 26564 >"$ramfile"
 app_start admit "$APP_TBIN/fileserver-wrap-sysinfo" -- -b 16384 -t 30 || { not_ok "mutants: start wrap-sysinfo admit"; exit 1; }
@@ -116,7 +119,7 @@ check "mutants: the drain after a close ends in about 2 s, not at -t 30 ($r)" [ 
 # shorter than what was scanned of the first head.
 pad=$(head -c 150 /dev/zero | tr '\0' a)
 r=$(probe split "GET /hello.txt HTTP/1.1\\r\\nHost: x\\r\\nX-Pad: $pad\\r\\n" 'Accept: */*\r\n' \
-	'\r\nGET /sub/inner.txt HTTP/1.1\r\nConnection: close\r\n\r\n' --wait 5)
+	'\r\nGET /sub/inner.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' --wait 5)
 check "mutants: a head in 3 writes + a pipelined request: both answered, then the close ($r)" \
 	[ "$r" = "answers=2 end=eof bodies=$hello,inner" ]
 
@@ -180,7 +183,7 @@ check "mutants: ... also when the 1024th byte is percent-encoded ($r)" [ "$(kv s
 check "mutants: still serving after the long paths" [ "$(curl -sf --max-time 10 "$(url hello.txt)")" = "$hello" ]
 
 # An error that is not about framing keeps the connection (404, 416).
-r=$(probe split 'GET /nothere HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nRange: bytes=99-\r\n\r\nGET /hello.txt HTTP/1.1\r\nConnection: close\r\n\r\n' --wait 5)
+r=$(probe split 'GET /nothere HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=99-\r\n\r\nGET /hello.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' --wait 5)
 check "mutants: a 404 and a 416 keep the connection: 3 answers on one ($r)" \
 	[ "$r" = "answers=3 end=eof bodies=404 Not Found,416 Range Not Satisfiable,$hello" ]
 
@@ -197,8 +200,8 @@ r=$( { line_of 2049; printf 'Host: x\r\n\r\n'; } | client raw --one --wait 5)
 check "mutants: a request line of 2049 bytes answers 414 ($r)" [ "$(kv status "$r")" = 414 ]
 head_of() { # head_of N: a GET /hello.txt head of N bytes
 	local t
-	printf -v t '%*s' $(($1 - 25 - 7 - 2 - 2)) ''
-	printf 'GET /hello.txt HTTP/1.1\r\nX-Pad: %s\r\n\r\n' "${t// /p}"
+	printf -v t '%*s' $(($1 - 25 - 9 - 7 - 2 - 2)) ''
+	printf 'GET /hello.txt HTTP/1.1\r\nHost: x\r\nX-Pad: %s\r\n\r\n' "${t// /p}"
 }
 r=$(head_of 8192 | client raw --one --wait 5)
 check "mutants: a head of 8192 bytes is read (200) ($r)" [ "$(kv status "$r")" = 200 ]
@@ -230,7 +233,7 @@ check "mutants: the index has no ., .. or dotfile entries" \
 # Listings that do not fit: names of every length from 1 to 60 in 12
 # folders (their own name lengths differ), so some listing's last entry
 # ends within a few bytes of the buffer: each must still end with its
-# closing tags, and its Content-Length must be its length.
+# closing tags.
 bad=
 for k in $(seq 12); do
 	printf -v d 'v%*s' "$k" ''
@@ -238,9 +241,10 @@ for k in $(seq 12); do
 	mkdir -p "$APP_ROOT/$d"
 	name=
 	for _ in $(seq 60); do name+=n; : >"$APP_ROOT/$d/$name"; done
-	r=$(printf 'GET /%s/ HTTP/1.1\r\nHost: x\r\n\r\n' "$d" | client raw --one --wait 5 --out "$APP_TMP/list")
+	# (curl: whatever the framing, Content-Length or chunked)
+	r=$(curl -s --max-time 10 -o "$APP_TMP/list" -w '%{http_code}' "$(url "$d/")")
 	last=$(tail -c 20 "$APP_TMP/list")
-	[ "$(kv status "$r") $(kv end "$r")" = "200 one" ] && [ "$last" = '</ul></body></html>' ] || bad+=" $d($r)"
+	[ "$r" = 200 ] && [ "$last" = '</ul></body></html>' ] || bad+=" $d($r, ends '${last//$'\n'/}')"
 done
 check "mutants: 12 cut listings with names of varied length all end with their closing tags${bad:+ (not:$bad)}" [ -z "$bad" ]
 check "mutants: server still alive after the wire cases" kill -0 "$APP_PID"
