@@ -127,6 +127,22 @@ def run_suite(scripts, log, mutated_file):
     return None, []
 
 
+def progress_lines(path):
+    """Results from a runner's stdout ("id status [script: first case]")."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^(\S+) +(killed|survived|equivalent|stillborn) *(.*)$", line.rstrip("\n"))
+            if not m:
+                continue
+            r = {"id": m.group(1), "status": m.group(2), "from": os.path.basename(path)}
+            if r["status"] == "killed":
+                by, _, case = m.group(3).partition(": ")
+                r.update(by=by, failed_cases=[case] if case else [])
+            out.append(r)
+    return out
+
+
 def write_report(results, scripts, seconds, started):
     count = {k: sum(r["status"] == k for r in results)
              for k in ("killed", "survived", "equivalent", "stillborn")}
@@ -166,6 +182,10 @@ def main():
     if a.merge:
         results, scripts, secs = {}, [], 0
         for path in a.merge:
+            if path.endswith(".out"):  # the progress lines of a runner stopped early
+                for m in progress_lines(path):
+                    results[m["id"]] = m
+                continue
             with open(path, encoding="utf-8") as f:
                 r = json.load(f)
             scripts, secs = r["scripts"], secs + r["seconds"]
