@@ -16,7 +16,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo 1..62
+echo 1..63
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
@@ -267,6 +267,23 @@ check "mutants: ... and the waiting client is served once the slot frees" \
 	bash -c "timeout 5 head -n 1 <&5 | grep -q '^HTTP/1.1 200'"
 exec 5>&- 5<&-
 app_stop
+
+# accept4 failing (12 descriptors, 10 clients held): the listener's rest
+# doubles from 50 ms (the log names each rest; identical lines would be
+# summed up, so a flat back-off shows as no growth, not as many lines).
+APP_PORT=$(free_port)
+( ulimit -n 12; exec "$APP_BIN" -a 127.0.0.1 -p "$APP_PORT" -r "$APP_ROOT" -t 30 </dev/null >"$APP_TMP/emfile.log" 2>&1 ) &
+epid=$!
+for _ in $(seq 100); do grep -qs '^fileserver: ready' "$APP_TMP/emfile.log" && break; sleep 0.05; done
+held=()
+for _ in $(seq 10); do exec {fd}<>"/dev/tcp/127.0.0.1/$APP_PORT"; held+=("$fd"); done
+sleep 2.5
+rests=$(sed -n 's/.*accept: .*(listener rests \([0-9]*\) ms)$/\1/p' "$APP_TMP/emfile.log" | tr '\n' ' ')
+check "mutants: accept4 failing: the listener's rest doubles (${rests:-none})" \
+	bash -c "[[ \"$rests\" == \"50 100 200 400 800 \"* ]]"
+for fd in "${held[@]}"; do exec {fd}>&-; done
+kill "$epid" 2>/dev/null
+wait "$epid" 2>/dev/null
 
 # sendfile EINVAL is this body's fallback, not the run's: the index still
 # says sendfile is available.
