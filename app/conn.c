@@ -29,10 +29,11 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-void conn_open(struct conn *c, int fd, const char *peer,
+void conn_open(struct conn *c, int fd, unsigned addr, const char *peer,
 	       const struct conn_env *env)
 {
 	c->fd = fd;
+	c->addr = addr;
 	c->state = CONN_READ;
 	c->deadline_ms = env->now_ms + env->timeout_ms;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
@@ -42,7 +43,7 @@ void conn_open(struct conn *c, int fd, const char *peer,
 	c->job.file_fd = -1;
 	c->list.fd = -1;
 	c->status = 0;
-	c->progress_ms = env->now_ms;
+	c->progress_ms = env->waited_ms;
 }
 
 static const char *via_name(const struct conn *c)
@@ -308,6 +309,7 @@ static int finish(struct conn *c, const struct conn_env *env,
 	c->status = 0;
 	close_fd(&c->job.file_fd);
 	c->deadline_ms = env->now_ms + env->timeout_ms;
+	c->progress_ms = env->waited_ms;
 	if (c->keep_alive) {
 		c->state = CONN_READ;
 		/* One response per turn: a pipelined request waits for the next
@@ -361,7 +363,7 @@ static int step_head(struct conn *c, const struct conn_env *env,
 	if (c->out_sent > from)
 		c->mem_body += (long long)(c->out_sent - from);
 	if (n > 0)
-		c->progress_ms = env->now_ms;
+		c->progress_ms = env->waited_ms;
 	c->deadline_ms = send_deadline(c, env);
 	if (c->out_sent < c->out_len)
 		return POLLOUT;
@@ -376,7 +378,7 @@ static int step_body(struct conn *c, const struct conn_env *env,
 
 	if (c->job.left != before) {
 		c->deadline_ms = send_deadline(c, env);
-		c->progress_ms = env->now_ms;
+		c->progress_ms = env->waited_ms;
 	}
 	if (s == XFER_FAIL)
 		return 0;

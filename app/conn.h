@@ -22,6 +22,8 @@ struct conn_env {
 	const char *date;           /* Date value, NULL: no clock (see README) */
 	long long wall_s;           /* the wall clock, -1 when it is not set */
 	long long now_ms;
+	long long waited_ms;        /* time the server has spent waiting in
+	                             * poll(), the clock of fair slots */
 	long long timeout_ms;       /* idle / request not complete yet */
 	long long send_timeout_ms;  /* response making no progress */
 	unsigned min_rate;          /* bytes/s a response must average, 0: none */
@@ -33,6 +35,7 @@ struct conn {
 	long long deadline_ms;
 	long long cap_ms;           /* overall deadline of the response */
 	char peer[48];              /* "a.b.c.d:port" */
+	unsigned addr;              /* the client's IPv4 address (fair slots) */
 	char in[HTTP_HEAD_MAX];
 	size_t in_len;
 	size_t scanned;             /* in[0..scanned) held no complete head */
@@ -41,7 +44,9 @@ struct conn {
 	struct xfer_job job;        /* job.file_fd < 0: no file body */
 	off_t file_body;            /* bytes the file body should have */
 	long long mem_body;         /* body bytes sent from out[] so far */
-	long long progress_ms;      /* when bytes last moved (fair slots) */
+	long long progress_ms;      /* fair slots: waited_ms when the connection
+	                             * last made progress (bytes sent, a
+	                             * response finished, opened) */
 	bool keep_alive;
 	bool head;                  /* HEAD: no body, whatever the status */
 	bool chunked;               /* the index goes out in chunks */
@@ -53,8 +58,9 @@ struct conn {
 	                             * folder is listed */
 };
 
-/* Take over the accepted, non-blocking socket fd. */
-void conn_open(struct conn *c, int fd, const char *peer,
+/* Take over the accepted, non-blocking socket fd of the client at addr
+ * (IPv4, network order), named peer. */
+void conn_open(struct conn *c, int fd, unsigned addr, const char *peer,
 	       const struct conn_env *env);
 
 /* Do what can be done now. Returns the poll events to wait for, or 0 when

@@ -127,6 +127,7 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	xfer_init(&s->xfer, cfg->rwbuf, cfg->fallback == SRV_FALLBACK_MMAP,
 		  !cfg->sendfile);
 	s->answered = 0;
+	s->waited_ms = 0;
 	s->live = 0;
 	s->accept_paused_until = 0;
 	s->accept_backoff_ms = BACKOFF_MIN_MS;
@@ -135,11 +136,14 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	s->low_free_k = (unsigned long long)-1;
 	sample_ram(s, clock_ms());
 	s->max_conns = conns_for_ram(cfg, &s->ram);
+	s->per_addr = s->max_conns / SERVER_SHARE_DIV > 1
+			      ? s->max_conns / SERVER_SHARE_DIV : 1;
 	name_kernel(s);
 	s->sendfile = sendfile_state(cfg, sendfile_errno);
-	log_msg("fallback %s (buffer %u bytes), at most %zu connection(s) (%llu KiB free, %u KiB kept for the kernel)",
+	log_msg("fallback %s (buffer %u bytes), at most %zu connection(s) (%llu KiB free, %u KiB kept for the kernel), %zu per client address when all are taken",
 		cfg->fallback == SRV_FALLBACK_MMAP ? "mmap" : "read/write",
-		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K);
+		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K,
+		s->per_addr);
 	/* The slots are left as they are: zeroed static storage is CONN_FREE,
 	 * and writing to all 128 would make their pages resident (about
 	 * 512 KiB) before any client came. */
@@ -189,6 +193,7 @@ static struct conn_env env_now(struct server *s)
 	refresh_status(s);
 	return (struct conn_env){ .rootfd = s->rootfd, .xfer = &s->xfer,
 				  .status = &s->status, .now_ms = now,
+				  .waited_ms = s->waited_ms,
 				  .date = date_now(s, wall), .wall_s = wall,
 				  .timeout_ms = (long long)s->cfg->timeout_s * 1000,
 				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000,
@@ -288,7 +293,7 @@ static void accept_all(struct server *s, short *want)
 		struct conn *c = free_slot(s);
 
 		tune_socket(fd, s->cfg->sndbuf);
-		conn_open(c, fd, name, &env);
+		conn_open(c, fd, peer.sin_addr.s_addr, name, &env);
 		want[c - s->conns] = POLLIN;
 		s->live++;
 		sample_ram(s, clock_ms());
@@ -342,6 +347,8 @@ static int poll_timeout(const struct server *s, long long now)
 						    : RAM_WAIT_MS;
 	if (log_pending() && (best < 0 || best > LOG_REPEAT_MS))
 		best = LOG_REPEAT_MS;
+	if (s->live >= s->max_conns && (best < 0 || best > SERVER_EVICT_MS / 5))
+		best = SERVER_EVICT_MS / 5; /* look for a connection to evict */
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
 		long long d;
 
@@ -368,6 +375,43 @@ static void expire(struct server *s, short *want)
 			want[i] = 0;
 		}
 	}
+}
+
+/* Connections of the client at addr. */
+static size_t addr_count(const struct server *s, unsigned addr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++)
+		n += s->conns[i].state != CONN_FREE && s->conns[i].addr == addr;
+	return n;
+}
+
+/* Every slot taken: close the connection that has made no progress for
+ * the longest (at least SERVER_EVICT_MS: a reader that stopped reading, a
+ * head dribbled in, an idle keep-alive) among those of addresses holding
+ * more than their share, so the clients waiting in the backlog get in. */
+static void evict_one(struct server *s, short *want)
+{
+	long long now = s->waited_ms;
+	struct conn *victim = NULL;
+
+	if (s->live < s->max_conns)
+		return;
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		if (c->state == CONN_FREE || c->state == CONN_DRAIN ||
+		    now - c->progress_ms < SERVER_EVICT_MS ||
+		    (victim && c->progress_ms >= victim->progress_ms) ||
+		    addr_count(s, c->addr) <= s->per_addr)
+			continue;
+		victim = c;
+	}
+	if (!victim)
+		return;
+	want[victim - s->conns] = 0;
+	drop(s, victim, "evicted: every slot taken, its address holds more than its share");
 }
 
 static void run_conn(struct server *s, size_t i, short *want)
@@ -524,7 +568,10 @@ enum server_end server_run(struct server *s)
 		struct pollfd fds[SERVER_MAX_CONNS + 3];
 		int owner[SERVER_MAX_CONNS + 3];
 		nfds_t n = build_pollset(s, fds, owner, want, true);
-		int r = poll(fds, n, poll_timeout(s, clock_ms()));
+		long long t0 = clock_ms();
+		int r = poll(fds, n, poll_timeout(s, t0));
+
+		s->waited_ms += clock_ms() - t0;
 
 		if (r < 0 && errno != EINTR && !poll_transient(errno, &backoff))
 			break;
@@ -533,6 +580,7 @@ enum server_end server_run(struct server *s)
 		if (r > 0 && dispatch(s, fds, n, owner, want, &end))
 			break;
 		expire(s, want);
+		evict_one(s, want);
 		if (at_limit(s, &end))
 			break;
 		if (!bodies_in_flight(s))
