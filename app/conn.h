@@ -30,16 +30,16 @@ struct conn_env {
 };
 
 struct conn {
+	/* The small fields first, then the buffers in the order a request
+	 * touches them: only the pages a connection uses become resident. */
 	int fd;
 	enum conn_state state;
 	long long deadline_ms;
 	long long cap_ms;           /* overall deadline of the response */
-	char peer[48];              /* "a.b.c.d:port" */
+	char peer[24];              /* "a.b.c.d:port": 21 bytes at most */
 	unsigned addr;              /* the client's IPv4 address (fair slots) */
-	char in[HTTP_HEAD_MAX];
 	size_t in_len;
 	size_t scanned;             /* in[0..scanned) held no complete head */
-	char out[CONN_OUT_MAX];
 	size_t out_len, out_sent, head_len;
 	struct xfer_job job;        /* job.file_fd < 0: no file body */
 	off_t file_body;            /* bytes the file body should have */
@@ -53,9 +53,10 @@ struct conn {
 	int status;                 /* response in flight, 0 when none */
 	char method[16];
 	char target[96];
-	struct listing list;        /* an index in flight when list.fd >= 0;
-	                             * last, so its path costs RAM only when a
-	                             * folder is listed */
+	struct listing list;        /* an index in flight when list.fd >= 0 */
+	char out[CONN_OUT_MAX];
+	char in[HTTP_HEAD_MAX];     /* while an index is sent, its folder's path
+	                             * is kept at the end (see serve_listing) */
 };
 
 /* Take over the accepted, non-blocking socket fd of the client at addr

@@ -278,7 +278,7 @@ static void accept_all(struct server *s, short *want)
 	while (can_accept(s, env.now_ms)) {
 		struct sockaddr_in peer = { 0 };
 		socklen_t len = sizeof(peer);
-		char name[48];
+		char name[24];
 		int fd = accept4(s->lfd, (struct sockaddr *)&peer, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
