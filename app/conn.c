@@ -43,7 +43,7 @@ void conn_open(struct conn *c, int fd, unsigned addr, const char *peer,
 	c->job.file_fd = -1;
 	c->list.fd = -1;
 	c->status = 0;
-	c->progress_ms = env->now_ms;
+	c->progress_ms = env->waited_ms;
 }
 
 static const char *via_name(const struct conn *c)
@@ -121,10 +121,24 @@ static int list_piece(struct conn *c, const struct conn_env *env)
 	return 0;
 }
 
+/* Keep path at the end of in[] while the index is sent: nothing is read
+ * then, and what follows the request (consumed bytes, which hold its
+ * target, so more than the decoded path and its NUL) ends before it. */
+static const char *keep_path(struct conn *c, const char *path, size_t consumed)
+{
+	size_t n = strlen(path) + 1;
+	char *at = c->in + sizeof(c->in) - n;
+
+	if (n > consumed || c->in_len - consumed > sizeof(c->in) - n)
+		return ""; /* cannot happen (see above); the links then lack it */
+	memcpy(at, path, n);
+	return at;
+}
+
 /* A folder: its index, streamed (chunked on HTTP/1.1, close-delimited on
  * HTTP/1.0), so it has no length and costs one piece of out[] at a time. */
 static void serve_listing(struct conn *c, const struct conn_env *env, int dirfd,
-			  const struct http_request *req)
+			  const struct http_request *req, size_t consumed)
 {
 	struct resp_head h = { .status = 200, .type = "text/html; charset=utf-8",
 			       .date = env->date, .chunked = !req->http10,
@@ -141,7 +155,7 @@ static void serve_listing(struct conn *c, const struct conn_env *env, int dirfd,
 		return;
 	}
 	c->chunked = !req->http10;
-	listing_start(&c->list, dirfd, req->path);
+	listing_start(&c->list, dirfd, keep_path(c, req->path, consumed));
 }
 
 /* The file's validators: a strong ETag from inode, size and mtime (to the
@@ -209,7 +223,7 @@ static void serve_file(struct conn *c, const struct conn_env *env, int fd,
 }
 
 static void serve(struct conn *c, const struct conn_env *env,
-		  const struct http_request *req)
+		  const struct http_request *req, size_t consumed)
 {
 	struct stat st;
 	int fd = fs_open_beneath(env->rootfd, req->path, &st);
@@ -219,7 +233,7 @@ static void serve(struct conn *c, const struct conn_env *env,
 		return;
 	}
 	if (S_ISDIR(st.st_mode))
-		serve_listing(c, env, fd, req);
+		serve_listing(c, env, fd, req, consumed);
 	else
 		serve_file(c, env, fd, &st, req);
 }
@@ -261,8 +275,8 @@ static void start_response(struct conn *c, const struct conn_env *env, int st,
 		c->in_len = 0; /* framing is lost: close after the answer */
 	} else {
 		c->keep_alive = req->keep_alive;
-		serve(c, env, req);
 		memmove(c->in, c->in + consumed, c->in_len - consumed);
+		serve(c, env, req, consumed);
 		c->in_len -= consumed;
 	}
 	c->scanned = 0; /* what follows (a pipelined request) is new */
@@ -309,7 +323,7 @@ static int finish(struct conn *c, const struct conn_env *env,
 	c->status = 0;
 	close_fd(&c->job.file_fd);
 	c->deadline_ms = env->now_ms + env->timeout_ms;
-	c->progress_ms = env->now_ms;
+	c->progress_ms = env->waited_ms;
 	if (c->keep_alive) {
 		c->state = CONN_READ;
 		/* One response per turn: a pipelined request waits for the next
@@ -363,7 +377,7 @@ static int step_head(struct conn *c, const struct conn_env *env,
 	if (c->out_sent > from)
 		c->mem_body += (long long)(c->out_sent - from);
 	if (n > 0)
-		c->progress_ms = env->now_ms;
+		c->progress_ms = env->waited_ms;
 	c->deadline_ms = send_deadline(c, env);
 	if (c->out_sent < c->out_len)
 		return POLLOUT;
@@ -378,7 +392,7 @@ static int step_body(struct conn *c, const struct conn_env *env,
 
 	if (c->job.left != before) {
 		c->deadline_ms = send_deadline(c, env);
-		c->progress_ms = env->now_ms;
+		c->progress_ms = env->waited_ms;
 	}
 	if (s == XFER_FAIL)
 		return 0;

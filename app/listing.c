@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "listing.h"
 
 enum { PH_TOP, PH_ENTRIES, PH_TAIL, PH_DONE };
@@ -31,7 +32,7 @@ void listing_start(struct listing *l, int dirfd, const char *rel)
 	l->fd = dirfd;
 	l->phase = PH_TOP;
 	l->pos = 0;
-	snprintf(l->rel, sizeof(l->rel), "%s", rel);
+	l->rel = rel;
 }
 
 void listing_close(struct listing *l)

@@ -6,8 +6,6 @@
 
 #include <stddef.h>
 
-#include "http.h"
-
 /* What the index page tells about the board, as the server sees it now. */
 struct listing_status {
 	const char *kernel;          /* "Linux 6.1.192 (armv7l)" */
@@ -27,7 +25,8 @@ struct listing {
 	int fd;
 	int phase;                   /* top, entries, tail, done */
 	long long pos;               /* getdents64 offset (d_off) */
-	char rel[HTTP_PATH_MAX];     /* the folder, as a relative path */
+	const char *rel;             /* the folder, as a relative path: the
+	                              * caller's storage, kept until done */
 };
 
 /* Start the page of the folder dirfd (taken over) reached as rel. */

@@ -127,6 +127,7 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	xfer_init(&s->xfer, cfg->rwbuf, cfg->fallback == SRV_FALLBACK_MMAP,
 		  !cfg->sendfile);
 	s->answered = 0;
+	s->waited_ms = 0;
 	s->live = 0;
 	s->accept_paused_until = 0;
 	s->accept_backoff_ms = BACKOFF_MIN_MS;
@@ -192,6 +193,7 @@ static struct conn_env env_now(struct server *s)
 	refresh_status(s);
 	return (struct conn_env){ .rootfd = s->rootfd, .xfer = &s->xfer,
 				  .status = &s->status, .now_ms = now,
+				  .waited_ms = s->waited_ms,
 				  .date = date_now(s, wall), .wall_s = wall,
 				  .timeout_ms = (long long)s->cfg->timeout_s * 1000,
 				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000,
@@ -276,7 +278,7 @@ static void accept_all(struct server *s, short *want)
 	while (can_accept(s, env.now_ms)) {
 		struct sockaddr_in peer = { 0 };
 		socklen_t len = sizeof(peer);
-		char name[48];
+		char name[24];
 		int fd = accept4(s->lfd, (struct sockaddr *)&peer, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -391,7 +393,7 @@ static size_t addr_count(const struct server *s, unsigned addr)
  * more than their share, so the clients waiting in the backlog get in. */
 static void evict_one(struct server *s, short *want)
 {
-	long long now = clock_ms();
+	long long now = s->waited_ms;
 	struct conn *victim = NULL;
 
 	if (s->live < s->max_conns)
@@ -566,7 +568,10 @@ enum server_end server_run(struct server *s)
 		struct pollfd fds[SERVER_MAX_CONNS + 3];
 		int owner[SERVER_MAX_CONNS + 3];
 		nfds_t n = build_pollset(s, fds, owner, want, true);
-		int r = poll(fds, n, poll_timeout(s, clock_ms()));
+		long long t0 = clock_ms();
+		int r = poll(fds, n, poll_timeout(s, t0));
+
+		s->waited_ms += clock_ms() - t0;
 
 		if (r < 0 && errno != EINTR && !poll_transient(errno, &backoff))
 			break;

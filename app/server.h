@@ -27,8 +27,10 @@
 
 /* Fair slots: with every slot taken, a connection of an address holding
  * more than its share (a quarter of the slots) that has made no progress
- * for this long is closed, so that a client waiting in the backlog gets
- * in. Half the default request timeout. */
+ * while the server waited in poll() this long is closed, so that a client
+ * waiting in the backlog gets in. Only time spent waiting counts: while
+ * the server is busy serving (a slow board under load), nobody is stalled
+ * by a client. Half the default request timeout. */
 #define SERVER_EVICT_MS 5000
 #define SERVER_SHARE_DIV 4
 
@@ -45,6 +47,7 @@ struct server {
 	struct xfer_ctx xfer;
 	struct console console;
 	unsigned long answered;
+	long long waited_ms;        /* time spent in poll(): see SERVER_EVICT_MS */
 	size_t live;
 	long long accept_paused_until; /* accept4 failed: listener rests */
 	int accept_backoff_ms;
