@@ -71,6 +71,9 @@ def sh(cmd, log, cwd=None, env=None, timeout=None):
 
 def fresh_tree():
     os.makedirs(TREE, exist_ok=True)
+    # copytree keeps the sources' times: objects left by an earlier run
+    # (of a mutant) would look newer than them and not be rebuilt.
+    shutil.rmtree(os.path.join(TREE, "build"), ignore_errors=True)
     for d in ("app", "mk", "scripts", "tests"):
         dst = os.path.join(TREE, d)
         shutil.rmtree(dst, ignore_errors=True)
