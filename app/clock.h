@@ -6,4 +6,11 @@
  * fire, which is the safe side for a server). */
 long long clock_ms(void);
 
+/* The wall clock counts as set from this time on (2024-01-01 UTC): a
+ * board without an RTC driver boots at 1970 and knows no date. */
+#define CLOCK_SET_AFTER 1704067200LL
+
+/* Seconds since 1970 (UTC), or -1 when the clock is not set. */
+long long clock_wall_s(void);
+
 #endif

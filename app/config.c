@@ -1,116 +1,116 @@
-/* config.c - environment first, then -a/-p/-r/-n/-t flags. */
-#include <errno.h>
+/* config.c - environment first, then flags; one table says for every
+ * setting its name, flag, kind, bounds and field (as suckless quark does). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "log.h"
 
-static int parse_ulong(const char *name, const char *s, unsigned long max,
-		       unsigned long *out)
-{
-	char *end;
-	unsigned long v;
+enum kind { K_STR, K_UINT, K_ULONG, K_ONOFF, K_FALLBACK };
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max) {
-		log_msg("config: bad %s '%s'", name, s);
-		return -1;
+struct setting {
+	const char *name;
+	char flag;
+	unsigned char kind;
+	unsigned long min, max;
+	size_t off;               /* offsetof the field in struct srv_config */
+};
+
+#define F(field) offsetof(struct srv_config, field)
+
+static const struct setting settings[] = {
+	{ "srv_addr", 'a', K_STR, 0, 0, F(addr) },
+	{ "srv_port", 'p', K_UINT, 1, 65535, F(port) },
+	{ "srv_root", 'r', K_STR, 0, 0, F(root) },
+	{ "srv_max_requests", 'n', K_ULONG, 0, (unsigned long)-1, F(max_requests) },
+	{ "srv_timeout", 't', K_UINT, 1, 86400, F(timeout_s) },
+	{ "srv_sendfile", 's', K_ONOFF, 0, 1, F(sendfile) },
+	{ "srv_send_timeout", 'T', K_UINT, 1, 86400, F(send_timeout_s) },
+	{ "srv_sndbuf", 'b', K_UINT, 0, 16 * 1024 * 1024, F(sndbuf) },
+	{ "srv_fallback", 'f', K_FALLBACK, 0, 1, F(fallback) },
+	{ "srv_rwbuf", 'w', K_UINT, 512, 1024 * 1024, F(rwbuf) },
+	{ "srv_max_conns", 'c', K_UINT, 0, SRV_MAX_CONNS_LIMIT, F(max_conns) },
+	{ "srv_min_rate", 'R', K_UINT, 0, 1024 * 1024 * 1024, F(min_rate) },
+};
+
+#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+/* Decimal digits only (no sign, no space), within [min, max]. */
+static int parse_number(const char *s, unsigned long min, unsigned long max,
+			unsigned long *out)
+{
+	unsigned long v = 0;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
 	}
+	if (p == s || *p != '\0' || v < min)
+		return -1;
 	*out = v;
 	return 0;
 }
 
-/* Apply one setting by its environment name. */
-static int apply(struct srv_config *c, const char *name, const char *val)
+/* "on"/"off", "read"/"mmap": 0 or 1, -1 for anything else. */
+static int word(const char *val, const char *w0, const char *w1)
 {
-	unsigned long v;
+	return strcmp(val, w0) == 0 ? 0 : strcmp(val, w1) == 0 ? 1 : -1;
+}
 
-	if (strcmp(name, "srv_addr") == 0) {
-		c->addr = val;
-	} else if (strcmp(name, "srv_root") == 0) {
-		c->root = val;
-	} else if (strcmp(name, "srv_port") == 0) {
-		if (parse_ulong(name, val, 65535, &v) != 0 || v == 0)
-			return -1;
-		c->port = (unsigned)v;
-	} else if (strcmp(name, "srv_max_requests") == 0) {
-		if (parse_ulong(name, val, (unsigned long)-1, &v) != 0)
-			return -1;
-		c->max_requests = v;
-	} else if (strcmp(name, "srv_sendfile") == 0) {
-		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
-			log_msg("config: bad %s '%s' (on|off)", name, val);
-			return -1;
-		}
-		c->sendfile = strcmp(val, "on") == 0;
-	} else if (strcmp(name, "srv_fallback") == 0) {
-		if (strcmp(val, "read") != 0 && strcmp(val, "mmap") != 0) {
-			log_msg("config: bad %s '%s' (read|mmap)", name, val);
-			return -1;
-		}
-		c->fallback = strcmp(val, "mmap") == 0 ? SRV_FALLBACK_MMAP
-						       : SRV_FALLBACK_READ;
-	} else if (strcmp(name, "srv_rwbuf") == 0) {
-		if (parse_ulong(name, val, 1024 * 1024, &v) != 0 || v < 512)
-			return -1;
-		c->rwbuf = (unsigned)v;
-	} else if (strcmp(name, "srv_max_conns") == 0) {
-		if (parse_ulong(name, val, SRV_MAX_CONNS_LIMIT, &v) != 0)
-			return -1;
-		c->max_conns = (unsigned)v;
-	} else if (strcmp(name, "srv_min_rate") == 0) {
-		if (parse_ulong(name, val, 1024 * 1024 * 1024, &v) != 0)
-			return -1;
-		c->min_rate = (unsigned)v;
-	} else if (strcmp(name, "srv_timeout") == 0) {
-		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
-			return -1;
-		c->timeout_s = (unsigned)v;
-	} else if (strcmp(name, "srv_sndbuf") == 0) {
-		if (parse_ulong(name, val, 16 * 1024 * 1024, &v) != 0)
-			return -1;
-		c->sndbuf = (unsigned)v;
-	} else if (strcmp(name, "srv_send_timeout") == 0) {
-		if (parse_ulong(name, val, 86400, &v) != 0 || v == 0)
-			return -1;
-		c->send_timeout_s = (unsigned)v;
+static int apply(struct srv_config *c, const struct setting *s, const char *val)
+{
+	char *field = (char *)c + s->off;
+	unsigned long v = 0;
+	int w = -1;
+
+	switch (s->kind) {
+	case K_STR:
+		*(const char **)(void *)field = val;
+		return 0;
+	case K_ONOFF:
+		w = word(val, "off", "on");
+		*(bool *)(void *)field = w == 1;
+		break;
+	case K_FALLBACK:
+		w = word(val, "read", "mmap");
+		*(enum srv_fallback *)(void *)field = w == 1 ? SRV_FALLBACK_MMAP
+							     : SRV_FALLBACK_READ;
+		break;
+	default:
+		w = parse_number(val, s->min, s->max, &v);
+		if (w == 0 && s->kind == K_ULONG)
+			*(unsigned long *)(void *)field = v;
+		else if (w == 0)
+			*(unsigned *)(void *)field = (unsigned)v;
+	}
+	if (w < 0) {
+		log_msg("config: bad %s '%s'", s->name, val);
+		return -1;
 	}
 	return 0;
 }
 
-static const char *flag_name(char f)
+static const struct setting *by_flag(const char *arg)
 {
-	switch (f) {
-	case 'a': return "srv_addr";
-	case 'p': return "srv_port";
-	case 'r': return "srv_root";
-	case 'n': return "srv_max_requests";
-	case 't': return "srv_timeout";
-	case 's': return "srv_sendfile";
-	case 'T': return "srv_send_timeout";
-	case 'b': return "srv_sndbuf";
-	case 'f': return "srv_fallback";
-	case 'w': return "srv_rwbuf";
-	case 'c': return "srv_max_conns";
-	case 'R': return "srv_min_rate";
-	default: return NULL;
-	}
+	if (arg[0] != '-' || !arg[1] || arg[2])
+		return NULL;
+	for (size_t i = 0; i < NSETTINGS; i++)
+		if (settings[i].flag == arg[1])
+			return &settings[i];
+	return NULL;
 }
 
 static int load_env(struct srv_config *c)
 {
-	static const char *const names[] = { "srv_addr", "srv_port", "srv_root",
-					     "srv_max_requests", "srv_timeout",
-					     "srv_sendfile", "srv_send_timeout",
-					     "srv_sndbuf", "srv_fallback", "srv_rwbuf",
-					     "srv_max_conns", "srv_min_rate" };
+	for (size_t i = 0; i < NSETTINGS; i++) {
+		const char *v = getenv(settings[i].name);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const char *v = getenv(names[i]);
-
-		if (v && apply(c, names[i], v) != 0)
+		if (v && apply(c, &settings[i], v) != 0)
 			return -1;
 	}
 	return 0;
@@ -120,18 +120,17 @@ static int load_env(struct srv_config *c)
 static int load_flags(struct srv_config *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *name = argv[i][0] == '-' && argv[i][1] && !argv[i][2]
-					   ? flag_name(argv[i][1]) : NULL;
+		const struct setting *s = by_flag(argv[i]);
 
 		if (argv[i][0] != '-')
 			continue;
-		if (!name || i + 1 >= argc) {
+		if (!s || i + 1 >= argc) {
 			log_msg("config: usage: [-a addr] [-p port] [-r root] "
 				"[-n max_requests] [-t timeout_s] [-T send_timeout_s] [-s on|off] [-b sndbuf] "
 				"[-f read|mmap] [-w rwbuf] [-c max_conns] [-R min_rate]");
 			return -1;
 		}
-		if (apply(c, name, argv[++i]) != 0)
+		if (apply(c, s, argv[++i]) != 0)
 			return -1;
 	}
 	return 0;

@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cond.h"
 #include "conn.h"
 #include "fsopen.h"
+#include "httpdate.h"
 #include "listing.h"
 #include "log.h"
 #include "mime.h"
@@ -27,10 +29,11 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-void conn_open(struct conn *c, int fd, const char *peer,
+void conn_open(struct conn *c, int fd, unsigned addr, const char *peer,
 	       const struct conn_env *env)
 {
 	c->fd = fd;
+	c->addr = addr;
 	c->state = CONN_READ;
 	c->deadline_ms = env->now_ms + env->timeout_ms;
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
@@ -38,7 +41,9 @@ void conn_open(struct conn *c, int fd, const char *peer,
 	c->scanned = 0;
 	c->out_len = c->out_sent = c->head_len = 0;
 	c->job.file_fd = -1;
+	c->list.fd = -1;
 	c->status = 0;
+	c->progress_ms = env->waited_ms;
 }
 
 static const char *via_name(const struct conn *c)
@@ -47,14 +52,12 @@ static const char *via_name(const struct conn *c)
 
 	if (via)
 		return via;
-	return c->out_len > c->head_len ? "memory" : "-";
+	return c->mem_body > 0 ? "memory" : "-";
 }
 
 static long long body_sent(const struct conn *c)
 {
-	size_t mem = c->out_sent > c->head_len ? c->out_sent - c->head_len : 0;
-
-	return (long long)mem + (long long)(c->file_body - c->job.left);
+	return c->mem_body + (long long)(c->file_body - c->job.left);
 }
 
 /* The request log line: client method path status bytes via. */
@@ -65,48 +68,142 @@ static void log_request(const struct conn *c, const char *note)
 		c->status, body_sent(c), via_name(c), note);
 }
 
-static void set_error(struct conn *c, int status, bool keep_alive, off_t total)
+static void set_error(struct conn *c, const struct conn_env *env, int status,
+		      bool keep_alive, off_t total)
 {
+	struct resp_head h = { .status = status, .total = total,
+			       .date = env->date, .keep_alive = keep_alive };
+
 	c->keep_alive = keep_alive;
 	c->status = status;
 	c->head_len = 0;
-	c->out_len = resp_error(c->out, sizeof(c->out), status, keep_alive, total,
-				&c->head_len);
+	c->out_len = resp_error(c->out, sizeof(c->out), &h, c->head, &c->head_len);
 }
 
-static void serve_listing(struct conn *c, const struct conn_env *env, int dirfd,
-			  const char *rel, bool head)
+/* Append the next piece of the index to out: a chunk (HTTP/1.1) or raw
+ * bytes (HTTP/1.0, the close ends the body); the last chunk after the
+ * page. -1 when the folder cannot be read. */
+static int list_piece(struct conn *c, const struct conn_env *env)
 {
-	char body[CONN_OUT_MAX - 512];
-	size_t n = listing_build(dirfd, rel, env->status, body, sizeof(body));
-	struct resp_head h = { .status = 200, .type = "text/html; charset=utf-8",
-			       .length = (off_t)n, .keep_alive = c->keep_alive };
+	size_t pre = c->chunked ? 5 : 0, post = c->chunked ? 2 : 0;
+	char *p = c->out + c->out_len;
+	long n;
 
-	if (n == 0) {
-		set_error(c, 500, false, 0);
-		return;
+	if (sizeof(c->out) - c->out_len < pre + post + LISTING_PIECE_MIN)
+		return 0; /* not now: the rest of out goes first */
+	n = listing_next(&c->list, env->status, p + pre,
+			 sizeof(c->out) - c->out_len - pre - post);
+	if (n < 0) {
+		log_msg("%s index: %s", c->peer, strerror(errno));
+		return -1;
 	}
+	if (n == 0) {
+		listing_close(&c->list);
+		if (c->chunked) {
+			memcpy(p, "0\r\n\r\n", 5);
+			c->out_len += 5;
+		}
+		return 0;
+	}
+	if (c->chunked) {
+		static const char hex[] = "0123456789abcdef";
+
+		/* n < 4096: three hex digits (leading zeros are allowed) */
+		p[0] = hex[(n >> 8) & 15];
+		p[1] = hex[(n >> 4) & 15];
+		p[2] = hex[n & 15];
+		memcpy(p + 3, "\r\n", 2);
+		memcpy(p + pre + n, "\r\n", 2);
+	}
+	c->out_len += pre + (size_t)n + post;
+	if (env->min_rate)
+		c->cap_ms += (long long)(pre + (size_t)n + post) * 1000 / env->min_rate;
+	return 0;
+}
+
+/* Keep path at the end of in[] while the index is sent: nothing is read
+ * then, and what follows the request (consumed bytes, which hold its
+ * target, so more than the decoded path and its NUL) ends before it. */
+static const char *keep_path(struct conn *c, const char *path, size_t consumed)
+{
+	size_t n = strlen(path) + 1;
+	char *at = c->in + sizeof(c->in) - n;
+
+	if (n > consumed || c->in_len - consumed > sizeof(c->in) - n)
+		return ""; /* cannot happen (see above); the links then lack it */
+	memcpy(at, path, n);
+	return at;
+}
+
+/* A folder: its index, streamed (chunked on HTTP/1.1, close-delimited on
+ * HTTP/1.0), so it has no length and costs one piece of out[] at a time. */
+static void serve_listing(struct conn *c, const struct conn_env *env, int dirfd,
+			  const struct http_request *req, size_t consumed)
+{
+	struct resp_head h = { .status = 200, .type = "text/html; charset=utf-8",
+			       .date = env->date, .chunked = !req->http10,
+			       .no_length = true };
+
+	if (req->http10)
+		c->keep_alive = false;
+	h.keep_alive = c->keep_alive;
 	c->status = 200;
 	c->head_len = c->out_len = resp_format(c->out, sizeof(c->out), &h);
-	if (!head && c->out_len + n <= sizeof(c->out)) {
-		memcpy(c->out + c->out_len, body, n);
-		c->out_len += n;
+	if (c->head || c->out_len == 0) {
+		if (close(dirfd) != 0 && errno != EINTR)
+			log_msg("close: %s", strerror(errno));
+		return;
 	}
+	c->chunked = !req->http10;
+	listing_start(&c->list, dirfd, keep_path(c, req->path, consumed));
 }
 
-static void serve_file(struct conn *c, int fd, const struct stat *st,
-		       const struct http_request *req)
+/* The file's validators: a strong ETag from inode, size and mtime (to the
+ * nanosecond), and Last-Modified, never later than the clock when there
+ * is one (RFC 9110 8.8.2.1). */
+static void validators(const struct stat *st, const struct conn_env *env,
+		       char *etag, size_t cap, char *lm, struct cond_file *f)
 {
+	long long mt = (long long)st->st_mtim.tv_sec;
+
+	snprintf(etag, cap, "\"%llx-%llx-%llx\"", (unsigned long long)st->st_ino,
+		 (unsigned long long)st->st_size,
+		 (unsigned long long)st->st_mtim.tv_sec * 1000000000ULL +
+			 (unsigned long long)st->st_mtim.tv_nsec);
+	if (env->wall_s >= 0 && mt > env->wall_s)
+		mt = env->wall_s;
+	http_date(lm, mt);
+	*f = (struct cond_file){ .etag = etag, .last_modified = lm, .mtime = mt,
+				 .date_strong = env->wall_s < 0 || mt < env->wall_s };
+}
+
+static void serve_file(struct conn *c, const struct conn_env *env, int fd,
+		       const struct stat *st, const struct http_request *req)
+{
+	char etag[64], lm[HTTP_DATE_SIZE];
+	struct cond_file f;
 	struct byte_range r = { 0, st->st_size };
 	struct resp_head h = { .status = 200, .type = mime_type(req->path),
-			       .total = st->st_size, .keep_alive = c->keep_alive };
+			       .total = st->st_size, .keep_alive = c->keep_alive,
+			       .date = env->date, .etag = etag, .last_modified = lm };
+	int cs;
 
-	if (req->has_range) {
+	validators(st, env, etag, sizeof(etag), lm, &f);
+	cs = cond_status(req, &f);
+	if (cs == 304) {
+		h.status = 304;
+		h.type = NULL;
+		h.no_length = true;
+	} else if (cs != 0) {
+		close_fd(&fd);
+		set_error(c, env, cs, c->keep_alive, 0);
+		return;
+	} else if (cond_range_ok(req, &f)) {
 		int rs = req->range_too_long ? 416
 					     : range_resolve(req->range, st->st_size, &r);
 		if (rs == 416) {
 			close_fd(&fd);
-			set_error(c, 416, c->keep_alive, st->st_size);
+			set_error(c, env, 416, c->keep_alive, st->st_size);
 			return;
 		}
 		if (rs == 206) {
@@ -117,7 +214,7 @@ static void serve_file(struct conn *c, int fd, const struct stat *st,
 	h.length = r.len;
 	c->status = h.status;
 	c->head_len = c->out_len = resp_format(c->out, sizeof(c->out), &h);
-	if (req->method == HTTP_HEAD) {
+	if (c->head || cs == 304) {
 		close_fd(&fd);
 		return;
 	}
@@ -126,19 +223,19 @@ static void serve_file(struct conn *c, int fd, const struct stat *st,
 }
 
 static void serve(struct conn *c, const struct conn_env *env,
-		  const struct http_request *req)
+		  const struct http_request *req, size_t consumed)
 {
 	struct stat st;
 	int fd = fs_open_beneath(env->rootfd, req->path, &st);
 
 	if (fd < 0) {
-		set_error(c, -fd, -fd != 500 && c->keep_alive, 0);
+		set_error(c, env, -fd, -fd != 500 && c->keep_alive, 0);
 		return;
 	}
 	if (S_ISDIR(st.st_mode))
-		serve_listing(c, env, fd, req->path, req->method == HTTP_HEAD);
+		serve_listing(c, env, fd, req, consumed);
 	else
-		serve_file(c, fd, &st, req);
+		serve_file(c, env, fd, &st, req);
 }
 
 /* The overall deadline of a response of n bytes: the send timeout plus the
@@ -169,18 +266,24 @@ static void start_response(struct conn *c, const struct conn_env *env, int st,
 	c->out_len = c->out_sent = c->head_len = 0;
 	c->job = (struct xfer_job){ .file_fd = -1 };
 	c->file_body = 0;
+	c->mem_body = 0;
+	c->head = req->method == HTTP_HEAD;
+	c->chunked = false;
+	c->cap_ms = response_cap(env, 0);
 	if (st != 1) {
-		set_error(c, st, false, 0);
+		set_error(c, env, st, false, 0);
 		c->in_len = 0; /* framing is lost: close after the answer */
 	} else {
 		c->keep_alive = req->keep_alive;
-		serve(c, env, req);
 		memmove(c->in, c->in + consumed, c->in_len - consumed);
+		serve(c, env, req, consumed);
 		c->in_len -= consumed;
 	}
 	c->scanned = 0; /* what follows (a pipelined request) is new */
 	if (c->out_len == 0)
-		set_error(c, 500, false, 0);
+		set_error(c, env, 500, false, 0);
+	if (c->list.fd >= 0 && list_piece(c, env) < 0)
+		set_error(c, env, 500, false, 0);
 	c->state = CONN_HEAD;
 	c->cap_ms = response_cap(env, (long long)c->out_len + c->file_body);
 	c->deadline_ms = send_deadline(c, env);
@@ -220,6 +323,7 @@ static int finish(struct conn *c, const struct conn_env *env,
 	c->status = 0;
 	close_fd(&c->job.file_fd);
 	c->deadline_ms = env->now_ms + env->timeout_ms;
+	c->progress_ms = env->waited_ms;
 	if (c->keep_alive) {
 		c->state = CONN_READ;
 		/* One response per turn: a pipelined request waits for the next
@@ -237,25 +341,47 @@ static int finish(struct conn *c, const struct conn_env *env,
 	return STEP_NEXT;
 }
 
-static int step_head(struct conn *c, const struct conn_env *env,
+/* Everything in out[] was sent: the next piece of an index, once per turn
+ * (a big folder never holds the others up), or the file body. */
+static int head_sent(struct conn *c, const struct conn_env *env,
 		     unsigned long *answered)
 {
-	int more = c->job.left > 0 ? MSG_MORE : 0;
-	ssize_t n = send(c->fd, c->out + c->out_sent, c->out_len - c->out_sent,
-			 MSG_NOSIGNAL | more);
-
-	if (n < 0)
-		return errno == EINTR ? STEP_NEXT
-		       : errno == EAGAIN || errno == EWOULDBLOCK ? POLLOUT : 0;
-	c->out_sent += (size_t)n;
-	c->deadline_ms = send_deadline(c, env);
-	if (c->out_sent < c->out_len)
-		return POLLOUT;
+	if (c->list.fd >= 0) {
+		c->out_len = c->out_sent = c->head_len = 0;
+		if (list_piece(c, env) < 0)
+			return 0; /* the page is cut: the client sees no last chunk */
+		if (c->out_len > 0)
+			return POLLOUT;
+	}
 	if (c->job.left > 0) {
 		c->state = CONN_BODY;
 		return STEP_NEXT;
 	}
 	return finish(c, env, answered);
+}
+
+static int step_head(struct conn *c, const struct conn_env *env,
+		     unsigned long *answered)
+{
+	int more = c->job.left > 0 || c->list.fd >= 0 ? MSG_MORE : 0;
+	size_t from = c->out_sent > c->head_len ? c->out_sent : c->head_len;
+	ssize_t n = 0;
+
+	if (c->out_sent < c->out_len)
+		n = send(c->fd, c->out + c->out_sent, c->out_len - c->out_sent,
+			 MSG_NOSIGNAL | more);
+	if (n < 0)
+		return errno == EINTR ? STEP_NEXT
+		       : errno == EAGAIN || errno == EWOULDBLOCK ? POLLOUT : 0;
+	c->out_sent += (size_t)n;
+	if (c->out_sent > from)
+		c->mem_body += (long long)(c->out_sent - from);
+	if (n > 0)
+		c->progress_ms = env->waited_ms;
+	c->deadline_ms = send_deadline(c, env);
+	if (c->out_sent < c->out_len)
+		return POLLOUT;
+	return head_sent(c, env, answered);
 }
 
 static int step_body(struct conn *c, const struct conn_env *env,
@@ -264,8 +390,10 @@ static int step_body(struct conn *c, const struct conn_env *env,
 	off_t before = c->job.left;
 	enum xfer_status s = xfer_run(env->xfer, &c->job, c->fd);
 
-	if (c->job.left != before)
+	if (c->job.left != before) {
 		c->deadline_ms = send_deadline(c, env);
+		c->progress_ms = env->waited_ms;
+	}
 	if (s == XFER_FAIL)
 		return 0;
 	if (s == XFER_AGAIN)
@@ -315,6 +443,7 @@ void conn_close(struct conn *c, const char *why, unsigned long *answered)
 			c->in_len ? " (request incomplete)" : "");
 	}
 	close_fd(&c->job.file_fd);
+	listing_close(&c->list);
 	close_fd(&c->fd);
 	c->state = CONN_FREE;
 	c->status = 0;

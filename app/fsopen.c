@@ -30,11 +30,28 @@ static void close_quietly(int fd)
 		return; /* nothing to do about it on a read-only descriptor */
 }
 
-/* Open the single component name under dirfd. */
+/* Open the single component name under dirfd. The last one's type is
+ * checked before it is opened: opening a FIFO, even non-blocking, would
+ * release a writer blocked on it. Between the check
+ * and the open only a writer of the served folder could swap it, and
+ * check_type() catches that after the open. */
 static int open_component(int dirfd, const char *name, int last)
 {
 	int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+	struct stat st;
 
+	if (last) {
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			return -1;
+		if (S_ISLNK(st.st_mode)) {
+			errno = ELOOP;
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			errno = EACCES;
+			return -1;
+		}
+	}
 	if (!last)
 		flags |= O_DIRECTORY;
 	return openat(dirfd, name, flags);

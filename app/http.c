@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "http.h"
+#include "httpdate.h"
 #include "log.h"
 #include "path.h"
 
@@ -91,6 +92,7 @@ static int parse_request_line(const char *l, size_t n, struct http_request *req)
 	st = parse_version(l + t1 + 1, n - t1 - 1, &req->keep_alive);
 	if (st != 0)
 		return st;
+	req->http10 = !req->keep_alive;
 	req->method = method_of(l, m);
 	if (req->method == HTTP_OTHER)
 		return 501;
@@ -124,6 +126,34 @@ static bool name_is(const char *name, size_t n, const char *want)
 	return n == strlen(want) && strncasecmp(name, want, n) == 0;
 }
 
+/* Keep a header value, or stand-in when it is too long to keep. */
+static void keep_value(char *dst, size_t cap, const char *v, size_t vn,
+		       const char *too_long)
+{
+	if (vn >= cap) {
+		v = too_long;
+		vn = strlen(too_long);
+	}
+	memcpy(dst, v, vn);
+	dst[vn] = '\0';
+}
+
+/* Content-Length: 1*DIGIT; a second line must say the same (RFC 9112 6.3). */
+static void content_length(const char *v, size_t vn, struct http_request *req)
+{
+	unsigned long long n = 0;
+	size_t i;
+
+	for (i = 0; i < vn && v[i] >= '0' && v[i] <= '9' && n < (1ULL << 60); i++)
+		n = n * 10 + (unsigned)(v[i] - '0');
+	if (i == 0 || i < vn || (req->cl_seen && n != req->cl))
+		req->cl_bad = true;
+	req->cl_seen = true;
+	req->cl = n;
+	if (n > 0)
+		req->has_body = true;
+}
+
 static void apply_header(const char *name, size_t nn, const char *v, size_t vn,
 			 struct http_request *req)
 {
@@ -132,18 +162,32 @@ static void apply_header(const char *name, size_t nn, const char *v, size_t vn,
 			req->keep_alive = false;
 		else if (list_has(v, vn, "keep-alive"))
 			req->keep_alive = true;
+	} else if (name_is(name, nn, "host")) {
+		if (req->hosts < 2)
+			req->hosts++;
 	} else if (name_is(name, nn, "range")) {
 		req->has_range = true;
 		req->range_too_long = vn >= sizeof(req->range);
-		if (!req->range_too_long) {
-			memcpy(req->range, v, vn);
-			req->range[vn] = '\0';
-		}
-	} else if (name_is(name, nn, "transfer-encoding") ||
-		   (name_is(name, nn, "content-length") &&
-		    !(vn == 1 && v[0] == '0'))) {
-		/* A request body we do not read: answer, then close. */
-		req->has_body = true;
+		if (!req->range_too_long)
+			keep_value(req->range, sizeof(req->range), v, vn, "");
+	} else if (name_is(name, nn, "if-match")) {
+		keep_value(req->if_match, HTTP_COND_MAX, v, vn, "\"\"");
+	} else if (name_is(name, nn, "if-none-match")) {
+		keep_value(req->if_none_match, HTTP_COND_MAX, v, vn, "");
+	} else if (name_is(name, nn, "if-range")) {
+		keep_value(req->if_range, HTTP_COND_MAX, v, vn, "\"\"");
+	} else if (name_is(name, nn, "if-modified-since")) {
+		req->if_modified_since = http_date_parse(v, vn);
+	} else if (name_is(name, nn, "if-unmodified-since")) {
+		req->if_unmodified_since = http_date_parse(v, vn);
+	} else if (name_is(name, nn, "transfer-encoding")) {
+		/* A request body we do not read: answer, then close. Only
+		 * "chunked" is a coding we know (RFC 9112 6.1: else 501). */
+		req->has_body = req->te_seen = true;
+		if (!name_is(v, vn, "chunked"))
+			req->te_unknown = true;
+	} else if (name_is(name, nn, "content-length")) {
+		content_length(v, vn, req);
 	}
 }
 
@@ -188,13 +232,44 @@ static int parse_headers(const char *buf, size_t from, size_t end,
 	return 0;
 }
 
-int http_parse(const char *buf, size_t len, struct http_request *req,
-	       size_t *consumed)
+/* What the whole head says about its framing (RFC 9112): 3.2, an HTTP/1.1
+ * request without Host, or any with two, is 400; 6.1, Transfer-Encoding in
+ * HTTP/1.0 is faulty framing (400), and with Content-Length too we reject
+ * it (6.3 allows that); an unknown coding is 501; 6.3, an invalid
+ * Content-Length is 400. */
+static int framing_status(const struct http_request *req)
+{
+	if (req->hosts > 1 || (req->hosts == 0 && !req->http10))
+		return 400;
+	if (req->cl_bad || (req->te_seen && (req->http10 || req->cl_seen)))
+		return 400;
+	return req->te_unknown ? 501 : 0;
+}
+
+/* Length of the empty lines (CRLF or LF) at buf[0..len), which a server
+ * SHOULD skip before a request line (RFC 9112 2.2). */
+static size_t empty_lines(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (;;) {
+		if (i < len && buf[i] == '\n')
+			i++;
+		else if (i + 1 < len && buf[i] == '\r' && buf[i + 1] == '\n')
+			i += 2;
+		else
+			return i;
+	}
+}
+
+static int parse_head(const char *buf, size_t len, struct http_request *req,
+		      size_t *consumed)
 {
 	size_t lf = find_lf(buf, 0, len), head;
 	int st;
 
-	memset(req, 0, sizeof(*req));
+	if (len >= 5 && memcmp(buf, "HEAD ", 5) == 0)
+		req->method = HTTP_HEAD; /* no body even on an early error */
 	if (lf >= len)
 		return len >= HTTP_LINE_MAX ? 414 : len >= HTTP_HEAD_MAX ? 431 : 0;
 	if (lf + 1 > HTTP_LINE_MAX)
@@ -202,7 +277,7 @@ int http_parse(const char *buf, size_t len, struct http_request *req,
 	head = head_length(buf, len, lf);
 	if (head == 0)
 		return len >= HTTP_HEAD_MAX ? 431 : 0;
-	*consumed = head;
+	*consumed += head;
 	if (head > HTTP_HEAD_MAX)
 		return 431;
 	st = parse_request_line(buf, trim_eol(buf, lf), req);
@@ -211,7 +286,22 @@ int http_parse(const char *buf, size_t len, struct http_request *req,
 	st = parse_headers(buf, lf + 1, head, req);
 	if (req->has_body)
 		req->keep_alive = false; /* a later Connection: keep-alive cannot undo it */
+	if (st == 0)
+		st = framing_status(req);
 	return st != 0 ? st : 1;
+}
+
+int http_parse(const char *buf, size_t len, struct http_request *req,
+	       size_t *consumed)
+{
+	size_t skip = empty_lines(buf, len);
+
+	memset(req, 0, sizeof(*req));
+	req->if_modified_since = req->if_unmodified_since = -1;
+	*consumed = skip;
+	if (skip == len && len >= HTTP_HEAD_MAX)
+		return 431;
+	return parse_head(buf + skip, len - skip, req, consumed);
 }
 
 bool http_head_ready(const char *buf, size_t len, size_t scanned)

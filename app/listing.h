@@ -1,4 +1,6 @@
-/* listing.h - the HTML index of a directory, headed by the board's state. */
+/* listing.h - the HTML index of a directory, headed by the board's state,
+ * made piece by piece so a folder of any size costs bounded memory and a
+ * bounded time per piece. */
 #ifndef APP_LISTING_H
 #define APP_LISTING_H
 
@@ -14,11 +16,33 @@ struct listing_status {
 	unsigned long requests;      /* answered so far */
 };
 
-/* Write the page into out (cap bytes): the status table, then a list of the
- * entries of the directory dirfd (reached as the relative path rel), each
- * with its size. dirfd is consumed (closed). Returns the body length (0 on
- * failure); entries that do not fit are left out. */
-size_t listing_build(int dirfd, const char *rel, const struct listing_status *st,
-		     char *out, size_t cap);
+/* Room a piece needs: the status table, or one entry line. */
+#define LISTING_PIECE_MIN 1024
+
+/* A page in the making. fd < 0: none. The folder's read position after the
+ * last entry written is the only state between pieces. */
+struct listing {
+	int fd;
+	int phase;                   /* top, entries, tail, done */
+	long long pos;               /* getdents64 offset (d_off) */
+	const char *rel;             /* the folder, as a relative path: the
+	                              * caller's storage, kept until done */
+};
+
+/* Start the page of the folder dirfd (taken over) reached as rel. */
+void listing_start(struct listing *l, int dirfd, const char *rel);
+
+/* Write the next piece into out (cap >= LISTING_PIECE_MIN bytes): the
+ * status table, then the entries (dotfiles are not listed: they are not
+ * served either), each with its size, then the closing tags. Returns its
+ * length, 0 once the page is complete, -1 when the folder cannot be read
+ * (the page is then incomplete: the caller must say so, e.g. by cutting
+ * the connection). Every entry is listed; one whose line cannot fit a
+ * piece is listed with its link and a note instead of its name. */
+long listing_next(struct listing *l, const struct listing_status *st,
+		  char *out, size_t cap);
+
+/* Close the folder (done or not). */
+void listing_close(struct listing *l);
 
 #endif

@@ -8,14 +8,17 @@ const char *resp_reason(int status)
 	switch (status) {
 	case 200: return "OK";
 	case 206: return "Partial Content";
+	case 304: return "Not Modified";
 	case 400: return "Bad Request";
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 408: return "Request Timeout";
+	case 412: return "Precondition Failed";
 	case 414: return "URI Too Long";
 	case 416: return "Range Not Satisfiable";
 	case 431: return "Request Header Fields Too Large";
 	case 501: return "Not Implemented";
+	case 503: return "Service Unavailable";
 	case 505: return "HTTP Version Not Supported";
 	default: return "Internal Server Error";
 	}
@@ -33,9 +36,18 @@ const char *resp_reason(int status)
 static size_t format_fields(char *out, size_t cap, size_t *used,
 			    const struct resp_head *h)
 {
+	if (h->date)
+		APPEND(out, cap, used, "Date: %s\r\n", h->date);
+	if (h->etag)
+		APPEND(out, cap, used, "ETag: %s\r\n", h->etag);
+	if (h->last_modified)
+		APPEND(out, cap, used, "Last-Modified: %s\r\n", h->last_modified);
 	if (h->type)
 		APPEND(out, cap, used, "Content-Type: %s\r\n", h->type);
-	APPEND(out, cap, used, "Content-Length: %lld\r\n", (long long)h->length);
+	if (h->chunked)
+		APPEND(out, cap, used, "Transfer-Encoding: chunked\r\n");
+	else if (!h->no_length)
+		APPEND(out, cap, used, "Content-Length: %lld\r\n", (long long)h->length);
 	if (h->status == 206 && h->range)
 		APPEND(out, cap, used, "Content-Range: bytes %lld-%lld/%lld\r\n",
 		       (long long)h->range->start,
@@ -60,20 +72,21 @@ size_t resp_format(char *out, size_t cap, const struct resp_head *h)
 	return used;
 }
 
-size_t resp_error(char *out, size_t cap, int status, bool keep_alive,
-		  off_t total, size_t *head_len)
+size_t resp_error(char *out, size_t cap, struct resp_head *h, bool head_only,
+		  size_t *head_len)
 {
 	char body[64];
-	int bn = snprintf(body, sizeof(body), "%d %s\n", status, resp_reason(status));
-	struct resp_head h = {
-		.status = status, .type = "text/plain; charset=utf-8",
-		.length = bn > 0 ? bn : 0, .total = total, .keep_alive = keep_alive,
-	};
-	size_t used = resp_format(out, cap, &h);
+	int bn = snprintf(body, sizeof(body), "%d %s\n", h->status,
+			  resp_reason(h->status));
+	size_t used;
 
+	h->type = "text/plain; charset=utf-8";
+	h->length = bn > 0 ? bn : 0;
+	used = resp_format(out, cap, h);
 	if (used == 0 || bn < 0 || (size_t)bn >= cap - used)
 		return 0;
 	*head_len = used;
-	APPEND(out, cap, &used, "%s", body);
+	if (!head_only)
+		APPEND(out, cap, &used, "%s", body);
 	return used;
 }

@@ -127,18 +127,23 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	xfer_init(&s->xfer, cfg->rwbuf, cfg->fallback == SRV_FALLBACK_MMAP,
 		  !cfg->sendfile);
 	s->answered = 0;
+	s->waited_ms = 0;
 	s->live = 0;
 	s->accept_paused_until = 0;
 	s->accept_backoff_ms = BACKOFF_MIN_MS;
 	s->ram_at_ms = 0;
+	s->date_s = -1;
 	s->low_free_k = (unsigned long long)-1;
 	sample_ram(s, clock_ms());
 	s->max_conns = conns_for_ram(cfg, &s->ram);
+	s->per_addr = s->max_conns / SERVER_SHARE_DIV > 1
+			      ? s->max_conns / SERVER_SHARE_DIV : 1;
 	name_kernel(s);
 	s->sendfile = sendfile_state(cfg, sendfile_errno);
-	log_msg("fallback %s (buffer %u bytes), at most %zu connection(s) (%llu KiB free, %u KiB kept for the kernel)",
+	log_msg("fallback %s (buffer %u bytes), at most %zu connection(s) (%llu KiB free, %u KiB kept for the kernel), %zu per client address when all are taken",
 		cfg->fallback == SRV_FALLBACK_MMAP ? "mmap" : "read/write",
-		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K);
+		cfg->rwbuf, s->max_conns, s->ram.free_k, SERVER_RAM_RESERVE_K,
+		s->per_addr);
 	/* The slots are left as they are: zeroed static storage is CONN_FREE,
 	 * and writing to all 128 would make their pages resident (about
 	 * 512 KiB) before any client came. */
@@ -165,23 +170,60 @@ static void refresh_status(struct server *s)
 		.requests = s->answered };
 }
 
+/* Date (RFC 9110 6.6.1): an origin server with a clock MUST send it, one
+ * without a clock that gives a reasonable approximation of UTC MUST NOT.
+ * The board has no RTC driver in its tiny kernel and boots at 1970, so it
+ * sends Date only once the wall clock has been set. */
+static const char *date_now(struct server *s, long long wall)
+{
+	if (wall < 0)
+		return NULL;
+	if (wall != s->date_s) {
+		http_date(s->date, wall);
+		s->date_s = wall;
+	}
+	return s->date;
+}
+
 static struct conn_env env_now(struct server *s)
 {
-	long long now = clock_ms();
+	long long now = clock_ms(), wall = clock_wall_s();
 
 	sample_ram(s, now);
 	refresh_status(s);
 	return (struct conn_env){ .rootfd = s->rootfd, .xfer = &s->xfer,
 				  .status = &s->status, .now_ms = now,
+				  .waited_ms = s->waited_ms,
+				  .date = date_now(s, wall), .wall_s = wall,
 				  .timeout_ms = (long long)s->cfg->timeout_s * 1000,
 				  .send_timeout_ms = (long long)s->cfg->send_timeout_s * 1000,
 				  .min_rate = s->cfg->min_rate };
 }
 
+/* The send buffer of a client socket: srv_sndbuf, but never less than
+ * SERVER_SNDBUF_SEGS segments of the route's MSS. One segment in flight
+ * makes every round trip wait for the client's delayed ACK (40 ms): on
+ * loopback (MTU 65536) 16 KiB is less than one segment and a 2 MiB file
+ * took 1 s instead of milliseconds. On the board's Ethernet (MSS 1448)
+ * the bound stays as it is, and so does the RAM it keeps. */
+static int sndbuf_for(int fd, unsigned sndbuf)
+{
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+
+	if (sndbuf == 0)
+		return 0;
+	if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) != 0)
+		mss = 0; /* then the configured bound alone */
+	if (mss > 0 && (unsigned)mss * SERVER_SNDBUF_SEGS > sndbuf)
+		return mss * SERVER_SNDBUF_SEGS;
+	return (int)sndbuf;
+}
+
 /* Options of an accepted socket; a failure only costs performance. */
 static void tune_socket(int fd, unsigned sndbuf)
 {
-	int one = 1, size = (int)sndbuf;
+	int one = 1, size = sndbuf_for(fd, sndbuf);
 
 	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0)
 		log_msg("TCP_NODELAY: %s", strerror(errno));
@@ -219,6 +261,15 @@ static void accept_failed(struct server *s, int err)
 		s->accept_backoff_ms *= 2;
 }
 
+/* "a.b.c.d:port" (inet_ntop costs 1 KiB of the binary for the same). */
+static void peer_name(const struct sockaddr_in *sa, char *out, size_t cap)
+{
+	const unsigned char *a = (const unsigned char *)&sa->sin_addr;
+
+	snprintf(out, cap, "%u.%u.%u.%u:%u", a[0], a[1], a[2], a[3],
+		 (unsigned)ntohs(sa->sin_port));
+}
+
 /* Accept what is pending while there is room. */
 static void accept_all(struct server *s, short *want)
 {
@@ -227,7 +278,7 @@ static void accept_all(struct server *s, short *want)
 	while (can_accept(s, env.now_ms)) {
 		struct sockaddr_in peer = { 0 };
 		socklen_t len = sizeof(peer);
-		char ip[INET_ADDRSTRLEN], name[48];
+		char name[24];
 		int fd = accept4(s->lfd, (struct sockaddr *)&peer, &len,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -238,13 +289,11 @@ static void accept_all(struct server *s, short *want)
 			return;
 		}
 		s->accept_backoff_ms = BACKOFF_MIN_MS;
-		if (!inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip)))
-			snprintf(ip, sizeof(ip), "?");
-		snprintf(name, sizeof(name), "%s:%u", ip, (unsigned)ntohs(peer.sin_port));
+		peer_name(&peer, name, sizeof(name));
 		struct conn *c = free_slot(s);
 
 		tune_socket(fd, s->cfg->sndbuf);
-		conn_open(c, fd, name, &env);
+		conn_open(c, fd, peer.sin_addr.s_addr, name, &env);
 		want[c - s->conns] = POLLIN;
 		s->live++;
 		sample_ram(s, clock_ms());
@@ -298,6 +347,8 @@ static int poll_timeout(const struct server *s, long long now)
 						    : RAM_WAIT_MS;
 	if (log_pending() && (best < 0 || best > LOG_REPEAT_MS))
 		best = LOG_REPEAT_MS;
+	if (s->live >= s->max_conns && (best < 0 || best > SERVER_EVICT_MS / 5))
+		best = SERVER_EVICT_MS / 5; /* look for a connection to evict */
 	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
 		long long d;
 
@@ -324,6 +375,43 @@ static void expire(struct server *s, short *want)
 			want[i] = 0;
 		}
 	}
+}
+
+/* Connections of the client at addr. */
+static size_t addr_count(const struct server *s, unsigned addr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++)
+		n += s->conns[i].state != CONN_FREE && s->conns[i].addr == addr;
+	return n;
+}
+
+/* Every slot taken: close the connection that has made no progress for
+ * the longest (at least SERVER_EVICT_MS: a reader that stopped reading, a
+ * head dribbled in, an idle keep-alive) among those of addresses holding
+ * more than their share, so the clients waiting in the backlog get in. */
+static void evict_one(struct server *s, short *want)
+{
+	long long now = s->waited_ms;
+	struct conn *victim = NULL;
+
+	if (s->live < s->max_conns)
+		return;
+	for (size_t i = 0; i < SERVER_MAX_CONNS; i++) {
+		struct conn *c = &s->conns[i];
+
+		if (c->state == CONN_FREE || c->state == CONN_DRAIN ||
+		    now - c->progress_ms < SERVER_EVICT_MS ||
+		    (victim && c->progress_ms >= victim->progress_ms) ||
+		    addr_count(s, c->addr) <= s->per_addr)
+			continue;
+		victim = c;
+	}
+	if (!victim)
+		return;
+	want[victim - s->conns] = 0;
+	drop(s, victim, "evicted: every slot taken, its address holds more than its share");
 }
 
 static void run_conn(struct server *s, size_t i, short *want)
@@ -480,7 +568,10 @@ enum server_end server_run(struct server *s)
 		struct pollfd fds[SERVER_MAX_CONNS + 3];
 		int owner[SERVER_MAX_CONNS + 3];
 		nfds_t n = build_pollset(s, fds, owner, want, true);
-		int r = poll(fds, n, poll_timeout(s, clock_ms()));
+		long long t0 = clock_ms();
+		int r = poll(fds, n, poll_timeout(s, t0));
+
+		s->waited_ms += clock_ms() - t0;
 
 		if (r < 0 && errno != EINTR && !poll_transient(errno, &backoff))
 			break;
@@ -489,6 +580,7 @@ enum server_end server_run(struct server *s)
 		if (r > 0 && dispatch(s, fds, n, owner, want, &end))
 			break;
 		expire(s, want);
+		evict_one(s, want);
 		if (at_limit(s, &end))
 			break;
 		if (!bodies_in_flight(s))

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "conn.h"
 #include "console.h"
+#include "httpdate.h"
 #include "listing.h"
 #include "xfer.h"
 
@@ -24,14 +25,29 @@
  * socket and what it has received. */
 #define SERVER_CONN_COST_K(sndbuf) (2 * (sndbuf) / 1024 + 8)
 
+/* Fair slots: with every slot taken, a connection of an address holding
+ * more than its share (a quarter of the slots) that has made no progress
+ * while the server waited in poll() this long is closed, so that a client
+ * waiting in the backlog gets in. Only time spent waiting counts: while
+ * the server is busy serving (a slow board under load), nobody is stalled
+ * by a client. Half the default request timeout. */
+#define SERVER_EVICT_MS 5000
+#define SERVER_SHARE_DIV 4
+
+/* A client socket's send buffer holds at least this many segments of its
+ * route's MSS (see sndbuf_for() in server.c). */
+#define SERVER_SNDBUF_SEGS 4
+
 struct server {
 	const struct srv_config *cfg;
 	int lfd;
 	int rootfd;
 	size_t max_conns;           /* slots the board's RAM can carry */
+	size_t per_addr;            /* an address's share of them */
 	struct xfer_ctx xfer;
 	struct console console;
 	unsigned long answered;
+	long long waited_ms;        /* time spent in poll(): see SERVER_EVICT_MS */
 	size_t live;
 	long long accept_paused_until; /* accept4 failed: listener rests */
 	int accept_backoff_ms;
@@ -41,6 +57,8 @@ struct server {
 	char kernel[200];           /* for the index page */
 	const char *sendfile;
 	struct listing_status status;
+	long long date_s;           /* the second date[] says, -1: none */
+	char date[HTTP_DATE_SIZE];  /* Date value while the clock is set */
 	struct conn conns[SERVER_MAX_CONNS];
 };
 

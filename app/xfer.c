@@ -17,7 +17,7 @@ enum step { STEP_MOVED, STEP_RETRY, STEP_AGAIN, STEP_FAIL };
 void xfer_init(struct xfer_ctx *x, size_t bufsz, bool mmap_fallback,
 	       bool sendfile_off)
 {
-	long pg = sysconf(_SC_PAGESIZE);
+	long pg = getpagesize();
 
 	*x = (struct xfer_ctx){ .buf = NULL, .bufsz = bufsz,
 				.page = pg > 0 ? (size_t)pg : 4096,

@@ -56,14 +56,14 @@ e2e_bad_input() {
 	hdr=$(head -c 9000 /dev/zero | tr '\0' b)
 	local cases=(
 		"malformed request line|GARBAGE\r\n\r\n|400"
-		"unknown method|BREW /hello.txt HTTP/1.1\r\n\r\n|501"
-		"oversized request line|GET /$long HTTP/1.1\r\n\r\n|414"
-		"oversized headers|GET / HTTP/1.1\r\nX-Big: $hdr\r\n\r\n|431"
-		"dot-dot traversal|GET /../init HTTP/1.1\r\n\r\n|403"
-		"percent-encoded dot-dot|GET /%%2e%%2e/init HTTP/1.1\r\n\r\n|403"
-		"absolute-form target|GET http://x/init HTTP/1.1\r\n\r\n|400"
-		"encoded NUL|GET /hello.txt%%00 HTTP/1.1\r\n\r\n|400"
-		"missing file|GET /init HTTP/1.1\r\n\r\n|404"
+		"unknown method|BREW /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n|501"
+		"oversized request line|GET /$long HTTP/1.1\r\nHost: t\r\n\r\n|414"
+		"oversized headers|GET / HTTP/1.1\r\nHost: t\r\nX-Big: $hdr\r\n\r\n|431"
+		"dot-dot traversal|GET /../init HTTP/1.1\r\nHost: t\r\n\r\n|403"
+		"percent-encoded dot-dot|GET /%%2e%%2e/init HTTP/1.1\r\nHost: t\r\n\r\n|403"
+		"absolute-form target is accepted (RFC 9112 3.2.2)|GET http://x/init HTTP/1.1\r\nHost: t\r\n\r\n|404"
+		"encoded NUL|GET /hello.txt%%00 HTTP/1.1\r\nHost: t\r\n\r\n|400"
+		"missing file|GET /init HTTP/1.1\r\nHost: t\r\n\r\n|404"
 	)
 	for c in "${cases[@]}"; do
 		IFS='|' read -r name req want <<<"$c"

@@ -16,24 +16,24 @@ hdr=$(head -c 9000 /dev/zero | tr '\0' b)
 cases=(
 	"malformed request line|GARBAGE\r\n\r\n|400"
 	"missing version|GET /hello.txt\r\n\r\n|400"
-	"unknown method|BREW /hello.txt HTTP/1.1\r\n\r\n|501"
-	"DELETE not implemented|DELETE /hello.txt HTTP/1.1\r\n\r\n|501"
+	"unknown method|BREW /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n|501"
+	"DELETE not implemented|DELETE /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n|501"
 	"HTTP/2.0 refused|GET / HTTP/2.0\r\n\r\n|505"
-	"oversized request line|GET /$long HTTP/1.1\r\n\r\n|414"
-	"oversized headers|GET / HTTP/1.1\r\nX-Big: $hdr\r\n\r\n|431"
-	"dot-dot traversal|GET /../secret.txt HTTP/1.1\r\n\r\n|403"
-	"deep dot-dot traversal|GET /sub/../../secret.txt HTTP/1.1\r\n\r\n|403"
-	"percent-encoded dot-dot|GET /%%2e%%2e/secret.txt HTTP/1.1\r\n\r\n|403"
-	"mixed-case encoded dot-dot|GET /%%2E%%2e%%2fsecret.txt HTTP/1.1\r\n\r\n|403"
-	"absolute-form target|GET http://evil/etc/passwd HTTP/1.1\r\n\r\n|400"
-	"relative target|GET etc/passwd HTTP/1.1\r\n\r\n|400"
-	"encoded NUL|GET /hello.txt%%00.png HTTP/1.1\r\n\r\n|400"
-	"bad percent escape|GET /%%zz HTTP/1.1\r\n\r\n|400"
-	"header without colon|GET / HTTP/1.1\r\nBogus\r\n\r\n|400"
-	"symlink to a file outside|GET /escape.txt HTTP/1.1\r\n\r\n|403"
-	"symlink to the parent folder|GET /up/secret.txt HTTP/1.1\r\n\r\n|403"
-	"absolute path stays inside|GET //etc/passwd HTTP/1.1\r\n\r\n|404"
-	"malformed range|GET /hello.txt HTTP/1.1\r\nRange: bytes=x-y\r\n\r\n|416"
+	"oversized request line|GET /$long HTTP/1.1\r\nHost: t\r\n\r\n|414"
+	"oversized headers|GET / HTTP/1.1\r\nHost: t\r\nX-Big: $hdr\r\n\r\n|431"
+	"dot-dot traversal|GET /../secret.txt HTTP/1.1\r\nHost: t\r\n\r\n|403"
+	"deep dot-dot traversal|GET /sub/../../secret.txt HTTP/1.1\r\nHost: t\r\n\r\n|403"
+	"percent-encoded dot-dot|GET /%%2e%%2e/secret.txt HTTP/1.1\r\nHost: t\r\n\r\n|403"
+	"mixed-case encoded dot-dot|GET /%%2E%%2e%%2fsecret.txt HTTP/1.1\r\nHost: t\r\n\r\n|403"
+	"absolute-form target is accepted (RFC 9112 3.2.2), stays inside|GET http://evil/etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n|404"
+	"relative target|GET etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n|400"
+	"encoded NUL|GET /hello.txt%%00.png HTTP/1.1\r\nHost: t\r\n\r\n|400"
+	"bad percent escape|GET /%%zz HTTP/1.1\r\nHost: t\r\n\r\n|400"
+	"header without colon|GET / HTTP/1.1\r\nHost: t\r\nBogus\r\n\r\n|400"
+	"symlink to a file outside|GET /escape.txt HTTP/1.1\r\nHost: t\r\n\r\n|403"
+	"symlink to the parent folder|GET /up/secret.txt HTTP/1.1\r\nHost: t\r\n\r\n|403"
+	"absolute path stays inside|GET //etc/passwd HTTP/1.1\r\nHost: t\r\n\r\n|404"
+	"malformed range|GET /hello.txt HTTP/1.1\r\nHost: t\r\nRange: bytes=x-y\r\n\r\n|416"
 )
 # Each answer is kept whole (head and body) in $resp, to check what the
 # server really sent, not what it logged.
@@ -51,14 +51,14 @@ for c in "${cases[@]}"; do
 	check "app: bad input: $name answers $want (got ${got:-nothing})" [ "$got" = "$want" ]
 done
 # A raw NUL byte inside the request line.
-r=$(printf 'GET /hello.txt\0 HTTP/1.1\r\n\r\n' | client raw --one --wait 5 --out "$resp/nul")
+r=$(printf 'GET /hello.txt\0 HTTP/1.1\r\nHost: t\r\n\r\n' | client raw --one --wait 5 --out "$resp/nul")
 got=$(kv status "$r")
 check "app: bad input: raw NUL byte answers 400 (got ${got:-nothing})" [ "$got" = 400 ]
 # Through each way out of the folder (symlinks, .., encoded ..), the file
 # outside must not come back in any answer.
-for req in 'GET /escape.txt HTTP/1.1\r\n\r\n' 'GET /up/secret.txt HTTP/1.1\r\n\r\n' \
-	'GET /up/../secret.txt HTTP/1.1\r\n\r\n' 'GET /%%2e%%2e/secret.txt HTTP/1.1\r\n\r\n' \
-	'GET /escape.txt HTTP/1.1\r\nRange: bytes=0-5\r\n\r\n'; do
+for req in 'GET /escape.txt HTTP/1.1\r\nHost: t\r\n\r\n' 'GET /up/secret.txt HTTP/1.1\r\nHost: t\r\n\r\n' \
+	'GET /up/../secret.txt HTTP/1.1\r\nHost: t\r\n\r\n' 'GET /%%2e%%2e/secret.txt HTTP/1.1\r\nHost: t\r\n\r\n' \
+	'GET /escape.txt HTTP/1.1\r\nHost: t\r\nRange: bytes=0-5\r\n\r\n'; do
 	i=$((i + 1))
 	# shellcheck disable=SC2059
 	r=$(printf "$req" | client raw --one --wait 5 --out "$resp/$i")

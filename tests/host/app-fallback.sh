@@ -4,6 +4,7 @@
 # truncated while it is being sent (no SIGBUS reaches the server), the
 # connection bound (clients past it wait in the backlog), and the overall
 # response deadline (srv_min_rate) against slow and steady readers.
+# timeout: 240
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"

@@ -4,6 +4,7 @@
 # failing with ENOMEM, pipelined requests past srv_max_requests, a request
 # body followed by "Connection: keep-alive" (smuggling), the request limit
 # reached by a timed-out response, and heads dribbled byte by byte.
+# timeout: 240
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"

@@ -32,7 +32,7 @@ check "app: HEAD gives Content-Length" \
 	bash -c "curl -s --max-time 30 -I '$(url test.bin)' | tr -d '\r' | grep -qx 'Content-Length: $size'"
 # curl -I never reads a body: count what really comes on the wire, up to
 # the server's close.
-r=$(printf 'HEAD /test.bin HTTP/1.1\r\nConnection: close\r\n\r\n' | client raw --wait 5)
+r=$(printf 'HEAD /test.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' | client raw --wait 5)
 echo "# HEAD, Connection: close: $r"
 check "app: HEAD sends no body: 0 bytes after the head, then the close ($r)" \
 	[ "$(kv status "$r") $(kv body_bytes "$r") $(kv end "$r")" = "200 0 eof" ]
@@ -44,7 +44,7 @@ check "app: keep-alive reuses one connection" \
 check "app: Connection: close is answered with Connection: close" \
 	bash -c "curl -s --max-time 30 -D - -o /dev/null -H 'Connection: close' '$(url hello.txt)' | tr -d '\r' | grep -qx 'Connection: close'"
 # The close itself: EOF right after the body, long before the 20 s timeout.
-r=$(printf 'GET /hello.txt HTTP/1.1\r\nConnection: close\r\n\r\n' | client raw --wait 5)
+r=$(printf 'GET /hello.txt HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' | client raw --wait 5)
 echo "# GET, Connection: close: $r"
 closed=no
 [ "$(kv body_bytes "$r") $(kv end "$r")" = "21 eof" ] && lt "$(kv seconds "$r")" 3 && closed=yes
@@ -52,12 +52,12 @@ check "app: Connection: close: the server closes after the body, within 3 s ($r)
 r=$(printf 'GET /hello.txt HTTP/1.0\r\n\r\n' | client raw --wait 5)
 check "app: HTTP/1.0 without keep-alive: body, then the close ($r)" \
 	[ "$(kv status "$r") $(kv body_bytes "$r") $(kv end "$r")" = "200 21 eof" ]
-r=$(printf 'GET /hello.txt HTTP/1.1\r\n\r\n' | client raw --wait 2)
+r=$(printf 'GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n' | client raw --wait 2)
 check "app: HTTP/1.1 keep-alive: the connection stays open after the body ($r)" \
 	[ "$(kv body_bytes "$r") $(kv end "$r")" = "21 deadline" ]
 check "app: HTTP/1.0 works" [ "$("${C[@]}" -0 "$(url hello.txt)")" = "hello from the board" ]
 check "app: two pipelined requests on one connection" \
-	[ "$(raw 'GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nConnection: close\r\n\r\n' | grep -c '^hello from the board')" = 2 ]
+	[ "$(raw 'GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /hello.txt HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' | grep -c '^hello from the board')" = 2 ]
 if command -v wget >/dev/null; then
 	check "app: wget fetches test.bin" [ "$(wget -q -T 30 -t 1 -O - "$(url test.bin)" | sha)" = "$want" ]
 else
@@ -105,7 +105,7 @@ exec 5>&-
 
 # A client that stops reading mid-body is dropped after the send timeout.
 exec 5<>"/dev/tcp/127.0.0.1/$APP_PORT"
-printf 'GET /huge.bin HTTP/1.1\r\n\r\n' >&5
+printf 'GET /huge.bin HTTP/1.1\r\nHost: t\r\n\r\n' >&5
 sleep 1
 check "app: served while another client stops reading" [ "$("${C[@]}" -f "$(url hello.txt)")" = "hello from the board" ]
 sleep 4
