@@ -1,14 +1,17 @@
 /* listing.c - directory index: the board's state, then names
  * percent-encoded into links, with their sizes. Plain HTML, no scripts.
  * The folder is read with getdents64 from the offset after the last entry
- * written, so no entry is kept between pieces, and nothing is allocated. */
+ * written, so no entry is kept between pieces, and nothing is allocated.
+ * getdents64() is libc's (musl: a macro for getdents(), whose svc carries
+ * its number): through syscall() the number reaches r7 by a path the
+ * syscall audit cannot follow, and it fails closed. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "http.h"
@@ -131,7 +134,7 @@ static long entries(struct listing *l, char *out, size_t cap)
 
 		if (lseek(l->fd, (off_t)l->pos, SEEK_SET) < 0)
 			return -1;
-		n = syscall(SYS_getdents64, l->fd, buf, sizeof(buf));
+		n = getdents64(l->fd, (void *)buf, sizeof(buf));
 		if (n <= 0)
 			return n < 0 ? -1 : 0;
 		for (long i = 0; i < n;) {
