@@ -5,40 +5,17 @@
 # gets the .dsc's path, DEST/version the version, DEST/src the unpacked
 # tree (Debian's patches applied by dpkg-source). Nothing is downloaded or
 # unpacked again when DEST/src is already there for that version.
-# The default sources have no deb-src entry: as root, the same file as
-# fetch-uboot.sh's, /etc/apt/sources.list.d/board-deb-src.sources, is added
-# and apt-get update run once.
+# The default sources have no deb-src entry: as root, lib.sh's
+# deb_src_ready adds /etc/apt/sources.list.d/board-deb-src.sources (the
+# same file as for U-Boot) and runs apt-get update once.
 set -eu
 . "$(dirname "$0")/lib.sh"
 [ $# -eq 2 ] || die "usage: $0 PACKAGE DEST"
 pkg=$1
 dest=$2
 mkdir -p "$dest"
-srcfile=/etc/apt/sources.list.d/board-deb-src.sources
 versions() { apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p'; }
-if [ -z "$(versions)" ]; then
-	[ "$(id -u)" -eq 0 ] ||
-		die "apt has no source package $pkg: run as root, or add a deb-src entry for bookworm and bookworm-security and run apt-get update"
-	if [ ! -f "$srcfile" ]; then
-		cat >"$srcfile" <<'EOT'
-# Added by the board's scripts/fetch-uboot.sh: Debian source packages,
-# for `apt-get source u-boot`.
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOT
-		echo "  deb-src    added $srcfile"
-	fi
-	phase apt-update "src-apt-update" apt-get update -o DPkg::Lock::Timeout=300
-fi
+deb_src_ready "$pkg"
 version=$(versions | sort -V | tail -n 1)
 [ -n "$version" ] || die "apt has no source package $pkg"
 if [ -d "$dest/src" ] && [ "$(cat "$dest/version" 2>/dev/null)" = "$version" ]; then

@@ -18,35 +18,11 @@ if [ -f "$dl/u-boot_${version}.dsc" ]; then
 	exit 0
 fi
 
-srcfile=/etc/apt/sources.list.d/board-deb-src.sources
 versions() { apt-cache showsrc u-boot 2>/dev/null | sed -n 's/^Version: //p'; }
-if [ -z "$(versions)" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		die "apt has no source package u-boot: run as root, or add a deb-src entry for bookworm and bookworm-security and run apt-get update"
-	fi
-	if [ ! -f "$srcfile" ]; then
-		cat >"$srcfile" <<'EOT'
-# Added by the board's scripts/fetch-uboot.sh: Debian source packages,
-# for `apt-get source u-boot`.
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOT
-		echo "  deb-src    added $srcfile"
-	fi
-	phase apt-update uboot-apt-update apt-get update -o DPkg::Lock::Timeout=300
-fi
+deb_src_ready u-boot
 if ! versions | grep -qxF "$version"; then
 	got=$(versions | sort -V | tail -n 1)
-	[ -n "$got" ] || die "apt has no source package u-boot (log: build/logs/uboot-apt-update.log)"
+	[ -n "$got" ] || die "apt has no source package u-boot (log: build/logs/src-apt-update.log)"
 	echo "  u-boot     $version is no longer in the archive; using $got (put it in uboot/debian-version)"
 	version=$got
 fi

@@ -24,3 +24,33 @@ phase() {
 	fi
 	printf '  %-10s done in %ss\n' "$name" $((SECONDS - start))
 }
+
+# deb_src_ready PKG: make sure apt knows Debian's source package PKG. As
+# root, add the deb-src entries for bookworm and bookworm-security in the
+# board's own file (once) and run apt-get update; otherwise die with what
+# to do. Used by every `apt-get source` of the board (U-Boot, the corpus).
+deb_src_ready() {
+	local srcfile=/etc/apt/sources.list.d/board-deb-src.sources
+	[ -n "$(apt-cache showsrc "$1" 2>/dev/null | sed -n 's/^Version: //p')" ] && return 0
+	[ "$(id -u)" -eq 0 ] ||
+		die "apt has no source package $1: run as root, or add a deb-src entry for bookworm and bookworm-security and run apt-get update"
+	if [ ! -f "$srcfile" ]; then
+		cat >"$srcfile" <<'EOT'
+# Added by the board's scripts (lib.sh, deb_src_ready): Debian source
+# packages, for `apt-get source` of U-Boot and the audit's corpus.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+		echo "  deb-src    added $srcfile"
+	fi
+	phase apt-update "src-apt-update" apt-get update -o DPkg::Lock::Timeout=300
+}
