@@ -9,6 +9,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CS=${CS_DIR:-$TOP/build/check-series}
 CS_LOGS=$TOP/build/logs/check-series
 PATCH_DIR=${PATCH_DIR:-$TOP/kernel/patches}
+# Cached objects are shared between clones (paths relative to the checkout).
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 TINY_DEFCONFIG=${TINY_DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 JOBS=${JOBS:-2}
