@@ -8,7 +8,7 @@
 # copied, sha256 of the copied bytes) on both, and every case that copied
 # must match the source. Before the cases the series' splice_family selftest
 # runs on the ext2 mount (O_DIRECT and O_SYNC copy_file_range, the io_uring
-# probe of SPLICE/TEE); after them copy_file_range() between two procfs
+# probe of SPLICE/TEE); and first of all copy_file_range() between two procfs
 # files with only ->read/->write must fail with EINVAL on both kernels.
 # No Oops, WARNING or BUG on either. Needs `make probe-blk`.
 set -u

@@ -13,16 +13,17 @@
  * A timing line per mode for the 1 MiB + 1 copies (not compared):
  * blk-time: MODE size=N usec=N
  *
+ * First of all (it needs procfs only, not the SD card), copy_file_range()
+ * from /proc/config.gz, a file with only ->read (proc_reg_file_ops) and a
+ * non-zero size, to /proc/self/comm, one with only ->write, in the same
+ * file system: do_splice_direct() must refuse it (EINVAL on both kernels),
+ * not call a NULL ->read_iter:
+ * blk: read-only-fops ret=N errno=NAME
  * Before the cases it runs the series' splice_family selftest on the ext2
  * mount (/splice_family /mnt: its O_DIRECT cases need a file system with
  * direct I/O, its io_uring case a kernel with io_uring), whose TAP lines go
  * to the console as they are, then:
  * blk: selftest exit=N
- * After them, copy_file_range() from /proc/config.gz, a file with only
- * ->read (proc_reg_file_ops) and a non-zero size, to /proc/self/comm, one
- * with only ->write, in the same file system: do_splice_direct() must
- * refuse it (EINVAL on both kernels), not call a NULL ->read_iter:
- * blk: read-only-fops ret=N errno=NAME
  */
 #include "probe.h"
 #include "sha256.h"
@@ -199,6 +200,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("blk: start\n");
+	read_only_fops_case();
 	mkdir(MNT, 0755);
 	if (!data || !got ||
 	    mount("/dev/mmcblk0", MNT, "ext2", 0, NULL) < 0) {
@@ -221,7 +223,6 @@ int main(void)
 			for (oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++)
 				run_case(&modes[mi], data, got, sizes[si],
 					 offs[oi][0], offs[oi][1]);
-	read_only_fops_case();
 	free(data);
 	free(got);
 	finish();
