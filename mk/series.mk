@@ -65,7 +65,7 @@ probe-clean:
 # two more kernels (tiny + block layer, SD controller, ext2; =n and =y), an
 # SD image (mke2fs, e2fsprogs) and blkprobe as /init. `make test` runs it.
 .PHONY: probe-blk
-probe-blk: probe-arm
+probe-blk: probe-arm selftests-arm
 	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/deps.sh
 	$(TOP)/tests/blk/build.sh
 # After the top-level Makefile's prerequisites of test (board first).

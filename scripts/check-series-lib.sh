@@ -80,9 +80,14 @@ cs_make() {
 	esac
 }
 
-# Does this tree define the option yet? (Not before the patch adding it.)
+# Can this tree's option be set to n yet? The option exists without a prompt
+# (def_bool y) from the first patch on and gets its prompt with the patch
+# that compiles fs/splice.c out; before that =n is =y.
 cs_has_option() {
-	grep -q '^config SYSCALL_SPLICE$' "$1/init/Kconfig"
+	awk '/^config SYSCALL_SPLICE$/ { o = 1; next }
+	     o && /^(config|menuconfig|endmenu|menu|if|endif|source) / { o = 0 }
+	     o && /^[ \t]+bool "/ { found = 1 }
+	     END { exit !found }' "$1/init/Kconfig"
 }
 
 # cs_set_splice TREE ARCH O y|n: set the option, olddefconfig, and check the

@@ -144,7 +144,7 @@ tiny_step() { # K: the builds wanted after patch K
 				cp "$CS/tiny-n/vmlinux" "$SIZES/tiny-n.vmlinux"
 			fi
 		else
-			echo "  tiny after patch $k: no SYSCALL_SPLICE option yet, =n is =y"
+			echo "  tiny after patch $k: SYSCALL_SPLICE has no prompt yet, =n is =y"
 		fi
 	fi
 }

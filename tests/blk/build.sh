@@ -6,9 +6,11 @@
 #                                    (mmci@5000) switched back on
 #   build/blk/blk.cpio.gz            initramfs: blkprobe as /init, /dev nodes
 #   build/blk/sd.img                 a 16 MiB ext2 image for QEMU's SD slot
+# BLK_VARIANTS="n" (or "y") builds one kernel only (default: "n y").
 # Needs the pipeline's patched tree and images/tiny (make board) and
-# build/probe/arm/blkprobe (make probe-arm). Kernel builds are niced and
-# incremental, like the board's.
+# build/probe/arm/blkprobe (make probe-arm) and
+# build/probe/selftests-arm/splice_family (make selftests-arm). Kernel
+# builds are niced and incremental, like the board's.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$TOP/scripts/kbuild-env.sh"
@@ -19,7 +21,7 @@ frag=$TOP/tests/blk/blk.fragment
 MMCI=/bus@40000000/motherboard-bus@40000000/iofpga@7,00000000/mmci@5000
 
 [ -f "$TOP/build/linux-6.1/.patched" ] || die "no patched kernel tree: run 'make board'"
-for v in n y; do
+for v in ${BLK_VARIANTS:-n y}; do
 	k=$TOP/build/kernel-blk-$v
 	variant=tiny
 	[ "$v" = y ] && variant=base
@@ -41,12 +43,16 @@ mv "$dtb.tmp" "$dtb"
 
 probe=$TOP/build/probe/arm/blkprobe
 [ -f "$probe" ] || die "$probe missing: run 'make probe-arm'"
+selftest=$TOP/build/probe/selftests-arm/splice_family
+[ -f "$selftest" ] || die "$selftest missing: run 'make selftests-arm'"
 cat >"$out/blk.list" <<EOT
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 nod /dev/null 0666 0 0 c 1 3
 nod /dev/mmcblk0 0600 0 0 b 179 0
+dir /proc 0555 0 0
 file /init $probe 0755 0 0
+file /splice_family $selftest 0755 0 0
 EOT
 "$TOP/scripts/mk-initramfs.sh" "$out/blk.list" "$out/blk"
 

@@ -6,7 +6,11 @@
 # CONFIG_SYSCALL_SPLICE=y (the splice pipe) and once with =n (the bounce
 # copy): every case must give the same result line (return, errno, bytes
 # copied, sha256 of the copied bytes) on both, and every case that copied
-# must match the source. Needs `make probe-blk`.
+# must match the source. Before the cases the series' splice_family selftest
+# runs on the ext2 mount (O_DIRECT and O_SYNC copy_file_range, the io_uring
+# probe of SPLICE/TEE); and first of all copy_file_range() between two procfs
+# files with only ->read/->write must fail with EINVAL on both kernels.
+# No Oops, WARNING or BUG on either. Needs `make probe-blk`.
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/lib-qemu.sh"
@@ -35,6 +39,25 @@ for v in y n; do
 	check "block board =$v: runs every case and powers off" \
 		grep -aqx 'blk: done' "$B/blk-$v.log"
 done
+no_oops() { ! grep -aqE 'Oops|WARNING:|BUG:|Kernel panic|Unable to handle' "$1"; }
+for v in y n; do
+	log=$B/blk-$v.log
+	check "block board =$v: no Oops, WARNING or BUG" no_oops "$log"
+	check "block board =$v: selftest splice_family passes (exit 0)" \
+		grep -aqx 'blk: selftest exit=0' "$log"
+	for m in "O_DIRECT in" "O_DIRECT out" "O_DIRECT both"; do
+		check "block board =$v: selftest copy_file_range $m copies 1 MiB (not skipped)" \
+			grep -aqx "ok [0-9]* copy_file_range $m copies 1048576 bytes" "$log"
+	done
+	check "block board =$v: selftest copy_file_range O_SYNC out copies 1 MiB + 1" \
+		grep -aqx "ok [0-9]* copy_file_range O_SYNC out copies 1048577 bytes" "$log"
+	check "block board =$v: copy_file_range from a file with only ->read fails with EINVAL" \
+		grep -aqx 'blk: read-only-fops ret=-1 errno=EINVAL' "$log"
+done
+check "block board =y: io_uring probe reports SPLICE and TEE supported" \
+	grep -aqx 'ok [0-9]* io_uring probe reports SPLICE and TEE supported' "$B/blk-y.log"
+check "block board =n: io_uring probe reports SPLICE and TEE unsupported" \
+	grep -aqx 'ok [0-9]* io_uring probe reports SPLICE and TEE unsupported' "$B/blk-n.log"
 check "block board =y: splice is there" grep -aqx 'blk: splice errno=EBADF' "$B/blk-y.log"
 check "block board =n: splice answers ENOSYS" grep -aqx 'blk: splice errno=ENOSYS' "$B/blk-n.log"
 

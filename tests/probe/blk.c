@@ -12,6 +12,18 @@
  * nothing was copied), sha256 the digest of those destination bytes.
  * A timing line per mode for the 1 MiB + 1 copies (not compared):
  * blk-time: MODE size=N usec=N
+ *
+ * First of all (it needs procfs only, not the SD card), copy_file_range()
+ * from /proc/config.gz, a file with only ->read (proc_reg_file_ops) and a
+ * non-zero size, to /proc/self/comm, one with only ->write, in the same
+ * file system: do_splice_direct() must refuse it (EINVAL on both kernels),
+ * not call a NULL ->read_iter:
+ * blk: read-only-fops ret=N errno=NAME
+ * Before the cases it runs the series' splice_family selftest on the ext2
+ * mount (/splice_family /mnt: its O_DIRECT cases need a file system with
+ * direct I/O, its io_uring case a kernel with io_uring), whose TAP lines go
+ * to the console as they are, then:
+ * blk: selftest exit=N
  */
 #include "probe.h"
 #include "sha256.h"
@@ -25,6 +37,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,6 +129,57 @@ out:
 	fflush(stdout);
 }
 
+/* The series' selftest on the ext2 mount; its TAP output goes to stdout. */
+static void run_selftest(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl("/splice_family", "splice_family", MNT, (char *)NULL);
+		printf("blk: selftest exec errno=%s\n", errname(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		printf("blk: selftest exit=-1 errno=%s\n", errname(errno));
+		return;
+	}
+	printf("blk: selftest exit=%d\n",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
+/*
+ * copy_file_range() between two procfs files that have only ->read and
+ * only ->write: the copy reaches do_splice_direct() (same file system, no
+ * ->copy_file_range), which must answer EINVAL as the splice version does.
+ */
+static void read_only_fops_case(void)
+{
+	int in = -1, out = -1, err = 0;
+	long ret = -1;
+
+	mkdir("/proc", 0555);
+	if (mount("proc", "/proc", "proc", 0, NULL) < 0 && errno != EBUSY)
+		err = errno;
+	if (!err) {
+		in = open("/proc/config.gz", O_RDONLY);
+		out = open("/proc/self/comm", O_WRONLY);
+		if (in < 0 || out < 0)
+			err = errno;
+	}
+	if (!err) {
+		ret = syscall(__NR_copy_file_range, in, NULL, out, NULL, 64, 0);
+		err = ret < 0 ? errno : 0;
+	}
+	printf("blk: read-only-fops ret=%ld errno=%s\n", ret, errname(err));
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+}
+
 static void finish(void)
 {
 	printf("blk: done\n");
@@ -136,6 +200,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("blk: start\n");
+	read_only_fops_case();
 	mkdir(MNT, 0755);
 	if (!data || !got ||
 	    mount("/dev/mmcblk0", MNT, "ext2", 0, NULL) < 0) {
@@ -152,6 +217,7 @@ int main(void)
 		finish();
 		return 1;
 	}
+	run_selftest();
 	for (mi = 0; mi < sizeof(modes) / sizeof(modes[0]); mi++)
 		for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 			for (oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++)
