@@ -17,6 +17,7 @@ count_file=$TOP/build/.kernel-objects-$variant
 progress() {
 	local total=$2 every=${PROGRESS_EVERY:-60} start=$SECONDS n pct
 	while :; do
+		# shellcheck disable=SC2217 # no terminal or pipe held open by sleep
 		sleep "$every" >/dev/null 2>&1 </dev/null
 		n=$(grep -cE '^  (CC|AS) ' "$1" 2>/dev/null) || n=0
 		if [ "$total" -gt 0 ]; then

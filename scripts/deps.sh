@@ -11,7 +11,8 @@ pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 qemu-system-arm u-boot-tools
 	dpkg-dev mtools fdisk libssl-dev)
 # dpkg-dev: dpkg-source for `apt-get source u-boot`; mtools, fdisk (sfdisk):
 # the SD card image without root; libssl-dev: U-Boot's host tools.
-pkgs+=(${EXTRA_PKGS:-})
+read -ra extra <<<"${EXTRA_PKGS:-}"
+pkgs+=("${extra[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do

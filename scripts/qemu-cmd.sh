@@ -72,6 +72,7 @@ qemu_cmd() {
 
 	nic="user,model=lan9118,hostfwd=tcp:127.0.0.1:${port}-:${gport}"
 	case $ram in *K) ;; *) ram=${ram}M ;; esac
+	# shellcheck disable=SC2054 # QEMU's option values are comma lists
 	QEMU_ARGS=(qemu-system-arm -M vexpress-a9 -m "$ram"
 		-nographic -no-reboot -audiodev none,id=snd0)
 	# u-boot.bin is the raw binary a real board flashes; it runs where it

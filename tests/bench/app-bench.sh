@@ -93,7 +93,7 @@ stats_free() {
 }
 
 bench_buf() {
-	local sizes=${BUF_SIZES:-"4096 8192 16384 32768 65536"} s rest busy
+	local sizes=${BUF_SIZES:-"4096 8192 16384 32768 65536"} s rest
 	echo "== read/write buffer (tiny kernel, srv_rwbuf): CPU ms/MiB and MB/s median of $RUNS;"
 	echo "   free RAM at rest after serving, and lowest while serving (KiB)"
 	for s in $sizes; do

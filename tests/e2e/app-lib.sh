@@ -111,9 +111,9 @@ e2e_console() {
 		path='sendfile'
 	fi
 	check "app-e2e $v: request lines say $path moved the body" \
-		grep -Eq "^fileserver: 10\.0\.2\.2:[0-9]+ GET /test\.bin 200 2097152 $path[[:cntrl:]]*\$" "$QEMU_LOG"
+		grep -Eq "^fileserver: 10\.0\.2\.2:[0-9]+ GET /test\.bin 200 2097152 ${path}[[:cntrl:]]*\$" "$QEMU_LOG"
 	check "app-e2e $v: every full test.bin fetch used $path" \
-		[ "$(console_count 'GET /test\.bin 200 2097152 ')" = "$(console_count "GET /test\.bin 200 2097152 $path[[:cntrl:]]*\$")" ]
+		[ "$(console_count 'GET /test\.bin 200 2097152 ')" = "$(console_count "GET /test\.bin 200 2097152 ${path}[[:cntrl:]]*\$")" ]
 }
 
 app_e2e() {

@@ -12,7 +12,6 @@ make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
 want=$(filesha "$big")
-rw='sendfile: ENOSYS, falling back to read/write'
 
 # 1. seccomp: sendfile answers ENOSYS from the start.
 app_start seccomp "$APP_TBIN/nosendfile" "$APP_BIN" -- || { not_ok "app: start under seccomp"; exit 1; }

@@ -17,6 +17,7 @@
 #                         bytes, hold connections open); prints key=value
 #   kv KEY LINE           the value of KEY= in such a line
 APP_BIN=$TOP/build/app/host/fileserver
+# shellcheck disable=SC2034 # for the tests that source this file
 APP_TBIN=$TOP/build/app/test
 APP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/app-test.XXXXXX")
 APP_ROOT=$APP_TMP/root
@@ -74,6 +75,7 @@ app_wait_exit() {
 		t=$((t + 1))
 	done
 	wait "$APP_PID"
+	# shellcheck disable=SC2034 # for the tests that source this file
 	APP_RC=$?
 	APP_PID=
 }
