@@ -7,6 +7,7 @@
 #                     BOOT=direct|sd|tftp: QEMU's loader, or U-Boot from SD / over TFTP)
 #   make measure-ram  what compiling out splice saves: sizes and RAM, side by side
 #   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
+#   make lint         shellcheck, pyflakes and the C lint (make test runs them)
 #   make audit        the syscalls init can make, and the Kconfig options it never needs
 #   make boot-bench   boot time to "ready": direct, U-Boot from SD, U-Boot over TFTP
 #
