@@ -184,4 +184,5 @@ help:
 FORCE:
 
 # Targets of the parts: app (mk/app.mk), kernel series checks (mk/series.mk), ...
-include $(sort $(wildcard mk/*.mk))
+# mk/cross.mk is the C toolchain the programs' own Makefiles include.
+include $(sort $(filter-out mk/cross.mk,$(wildcard mk/*.mk)))
