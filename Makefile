@@ -164,7 +164,10 @@ measure-ram: board
 	@AUDIT=$(AUDIT) scripts/measure-ram.sh
 
 # --- test ----------------------------------------------------------------------
-test: board app-test-host probe-initramfs
+# Every prerequisite of make test, in the order they are made: the board,
+# the host test programs (mk/app.mk), the probe initramfs and the block
+# probe board (mk/probe.mk).
+test: board app-test-host probe-initramfs probe-blk
 	@tests/run
 
 # --- maintenance -------------------------------------------------------------
@@ -183,6 +186,7 @@ help:
 
 FORCE:
 
-# Targets of the parts: app (mk/app.mk), kernel series checks (mk/series.mk), ...
+# Targets of the parts: app (mk/app.mk), the probe (mk/probe.mk), kernel
+# series checks (mk/series.mk), ...
 # mk/cross.mk is the C toolchain the programs' own Makefiles include.
 include $(sort $(filter-out mk/cross.mk,$(wildcard mk/*.mk)))

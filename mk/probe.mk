@@ -1,13 +1,13 @@
-# mk/series.mk - tests and build coverage of the CONFIG_SYSCALL_SPLICE series.
-# Included by the top-level Makefile; also usable alone: make -f mk/series.mk <target>
+# mk/probe.mk - the splice probe and the kernel's splice selftests, the
+# tests of the CONFIG_SYSCALL_SPLICE series on the board.
+# Included by the top-level Makefile; also usable alone: make -f mk/probe.mk <target>
 #
 #   probe-initramfs  build/probe/probe.uInitrd (+ .cpio.gz): the splice probe
 #                    as /init plus the kernel's splice selftests (static ARM,
 #                    musl). `make test` depends on this (tests/e2e/splice-*.sh).
 #   probe-host       native probe + selftests in build/probe/host (sanity run:
 #                    make probe-host-run; it never touches the network)
-#   check-series     scripts/check-series.sh: apply, checkpatch, bisect, ...
-#                    select stages with CHECKS="apply checkpatch bisect"
+#   probe-blk        the block probe board (below)
 TOP ?= $(CURDIR)
 
 PROBE_BUILD := $(TOP)/build/probe
@@ -22,7 +22,7 @@ PROBE_SRCS := $(wildcard $(TOP)/tests/probe/*.[ch]) $(TOP)/tests/probe/Makefile
 ST_SRCS := $(TOP)/tests/selftests/splice_trace.c $(TOP)/tests/selftests/Makefile
 
 .PHONY: probe-initramfs probe-arm probe-host probe-host-run selftests-arm \
-	selftests-host check-series probe-clean
+	selftests-host probe-clean
 
 probe-arm:
 	$(MAKE) -C $(TOP)/tests/probe O=$(PROBE_BUILD)/arm TARGET=arm
@@ -55,9 +55,6 @@ probe-initramfs: probe-arm selftests-arm
 	mv $(PROBE_BUILD)/initramfs.list.tmp $(PROBE_BUILD)/initramfs.list
 	$(TOP)/scripts/mk-initramfs.sh $(PROBE_BUILD)/initramfs.list $(PROBE_BUILD)/probe
 
-check-series:
-	$(TOP)/scripts/check-series.sh
-
 probe-clean:
 	rm -rf $(PROBE_BUILD)
 
@@ -68,5 +65,3 @@ probe-clean:
 probe-blk: probe-arm selftests-arm
 	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/deps.sh
 	$(TOP)/tests/blk/build.sh
-# After the top-level Makefile's prerequisites of test (board first).
-test: probe-blk
