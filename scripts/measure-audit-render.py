@@ -5,18 +5,11 @@ a section printed on the terminal and appended to OUT_PREFIX.md, and an
 "audit" object in OUT_PREFIX.json (keys: options, zimage_tiny, zimage_audit,
 text_tiny, text_audit, bloat_delta, bloat_line, largest_removed, served,
 mem_available_k, app_free_k)."""
-import json
-import sys
-
-from measure_env import load_env, num
+from report import load_env, main, num, update_json
 
 
-def main(argv):
-    if len(argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    d = load_env(argv[1])
-    out = argv[2]
+def render(env, out):
+    d = load_env(env)
     removed = [d[k].rsplit(" ", 1) for k in sorted(d) if k.startswith("removed_")]
     a = {
         "options": d.get("options", "").split(),
@@ -51,14 +44,9 @@ def main(argv):
             a["text_tiny"], a["text_audit"], (a["text_tiny"] or 0) - (a["text_audit"] or 0)))
         f.write("\nbloat-o-meter (tiny -> audit): `%s`. The audit board %s test.bin at the "
                 "same -m.\n" % (a["bloat_line"], "serves" if a["served"] else "does NOT serve"))
-    with open(out + ".json") as f:
-        j = json.load(f)
-    j["audit"] = a
-    with open(out + ".json", "w") as f:
-        json.dump(j, f, indent=1)
-        f.write("\n")
+    update_json(out + ".json", "audit", a)
     return 0 if a["served"] else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    main(render, __doc__, 2)

@@ -9,10 +9,7 @@ section to OUT_PREFIX.md and adds a "serving" object to OUT_PREFIX.json:
 {"ways": [...], "rows": {key: {label, unit, better, values: {way: [run1,
 run2]}, vs_base: {way: [min, max]}}}, "splice_saving": {...}, "targets": {...}}.
 """
-import json
-import sys
-
-from measure_env import load_env, num
+from report import load_env, main, md_table, num, update_json
 
 MIB = 1024 * 1024
 LABELS = {
@@ -83,12 +80,8 @@ def spread(base, other, better):
     return [min(xs), max(xs)] if xs else [None, None]
 
 
-def main(argv):
-    if len(argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    d = load_env(argv[1])
-    out = argv[2]
+def render(data, out):
+    d = load_env(data)
     ways = d.get("serve_ways", "").split()
     if not ways:
         return 0
@@ -161,8 +154,7 @@ def main(argv):
           f"{mclients} clients at once, bisected to {d.get('tiny.min_ram_step_k', '?')} KiB, each size booted "
           "twice. A cell gives both boots when they differ; in brackets, the tiny way against base "
           "over every pair of boots, positive = better than base.", "",
-          "| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * len(ways)]
-    md += ["| " + " | ".join(c) + " |" for c in lines]
+          *md_table(head, lines)]
     md += ["", f"Compiling out splice saved: bloat-o-meter {fmt(saving['bloat_bytes'])} B; "
            f"free RAM after boot {fmt(saved_free[0])}..{fmt(saved_free[1])} KiB (tiny against base, -m {d.get('ram_mib')}M).", ""]
     for name, t in targets.items():
@@ -171,17 +163,11 @@ def main(argv):
     print("\n".join(md))
     with open(out + ".md", "a") as f:
         f.write("\n".join(md) + "\n")
-    try:
-        with open(out + ".json") as f:
-            j = json.load(f)
-    except (OSError, ValueError):
-        j = {}
-    j["serving"] = {"ways": ways, "rows": table, "splice_saving": saving, "targets": targets}
-    with open(out + ".json", "w") as f:
-        json.dump(j, f, indent=2)
-        f.write("\n")
+    update_json(out + ".json", "serving", {"ways": ways, "rows": table,
+                                            "splice_saving": saving, "targets": targets},
+                indent=2)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    main(render, __doc__, 2)

@@ -5,10 +5,7 @@ scripts/measure-stock.sh (its key=value DATA_ENV): the stock kernel
 what each option of the fragment saves. Prints the report, writes
 OUT_PREFIX.md and OUT_PREFIX.json. Exit status 0, or 1 when a board did not
 serve or the per-option figures do not add up to the whole."""
-import json
-import sys
-
-from measure_env import load_env, num
+from report import load_env, main, num, write_json
 
 BOARDS = (("vexpress", "stock"), ("vexpress_trim", "trimmed"))
 ROWS = (  # (label, key under each board, unit, +1: more is better)
@@ -52,12 +49,8 @@ def fmt(v):
     return "pending" if v is None else "{:,}".format(v)
 
 
-def main(argv):
-    if len(argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    d = load_env(argv[1])
-    out = argv[2]
+def render(data, out):
+    d = load_env(data)
     opts = options(d)
     rows = table(d)
     total = num(d.get("bloat_delta"))
@@ -159,11 +152,9 @@ def main(argv):
                     d.get("min_lo"), d.get("min_hi"), d.get("min_fine")))
         for w in warnings:
             f.write("\n- warning: %s" % w)
-    with open(out + ".json", "w") as f:
-        json.dump(j, f, indent=1)
-        f.write("\n")
+    write_json(out + ".json", j)
     return 0 if all(served.values()) and (adds_up or not opts) else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    main(render, __doc__, 2)

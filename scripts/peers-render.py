@@ -25,6 +25,8 @@ import json
 import os
 import sys
 
+from report import write_json
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -105,9 +107,8 @@ def main():
         t, b = by.get(("tiny", s)), by.get(("base", s))
         if t and b:
             agree[s] = agreement(verdicts[s], t["outcome"], b["outcome"])
-    with open(os.path.join(TOP, "images", "peers.json"), "w") as f:
-        json.dump({"want": want, "runs": runs, "agreement": agree}, f, indent=1)
-        f.write("\n")
+    write_json(os.path.join(TOP, "images", "peers.json"),
+               {"want": want, "runs": runs, "agreement": agree})
     L = ["# Peers on the board: what compiling out splice breaks, and what it does not", "",
          "Written by `make peers` (scripts/peers.sh, scripts/peers-render.py). Each HTTP",
          "server of the audit's corpus (Debian source packages, built static with musl)",
