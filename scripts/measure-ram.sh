@@ -133,7 +133,7 @@ kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	fi
 } >"$data"
 
-"$here/measure-render.sh" "$data" "$out" | tee "$LOGS/$lg/report.log"
+"$here/measure-render.py" "$data" "$out" | tee "$LOGS/$lg/report.log"
 if [ -s "$work/serve.env" ]; then
 	"$here/measure-serve-render.py" "$data" "$out" | tee -a "$LOGS/$lg/report.log"
 fi
