@@ -15,8 +15,8 @@
 # A syscall token that cannot be mapped to a table name is an error (exit 1).
 # Every step is bounded by a timeout; on failure the tail of the log is shown.
 set -eu
-# shellcheck source=tests/lib.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib.sh" # TOP, free_port, testfile_sha
+# shellcheck source=tests/lib/common.sh source-path=SCRIPTDIR/..
+. "$(dirname "$0")/../tests/lib/common.sh" # TOP, free_port, testfile_sha
 
 die() {
 	echo "audit-trace: $*" >&2

@@ -13,8 +13,8 @@
 #   lua5.4      a script: strings, tables, files, os.*
 #   jimtcl      a script: strings, lists, files, clock, glob
 set -eu
-# shellcheck source=tests/lib.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib.sh" # TOP, free_port, testfile_sha
+# shellcheck source=tests/lib/common.sh source-path=SCRIPTDIR/..
+. "$(dirname "$0")/../tests/lib/common.sh" # TOP, free_port, testfile_sha
 
 die() {
 	echo "corpus-trace: $*" >&2

@@ -16,8 +16,8 @@
 # PEERS_BOARDS (default "tiny base") chooses the boards, PEERS_IMAGES (default
 # images/) the folder holding them.
 set -eu
-# shellcheck source=tests/lib-qemu.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib-qemu.sh"
+# shellcheck source=tests/lib/qemu.sh source-path=SCRIPTDIR/..
+. "$(dirname "$0")/../tests/lib/qemu.sh"
 out=$TOP/build/peers
 images=${PEERS_IMAGES:-$TOP/images}
 mkdir -p "$out"

@@ -11,8 +11,8 @@
 # Four cases per program; precision is printed ("# name: precision ...").
 # Results: build/corpus-audit/results.json.
 set -u
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
 truth=tests/audit/corpus.txt
 config=build/kernel-vexpress/.config

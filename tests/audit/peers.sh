@@ -14,8 +14,8 @@
 #     a program the audit lets lose SYSCALL_SPLICE (verdict none or
 #     fallback) does on tiny what it does on base.
 set -u
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
 servers=$(awk '!/^#/ && NF { print $1 }' peers/servers.txt)
 echo "1..$((4 + $(echo "$servers" | wc -w) + 2))"

@@ -11,8 +11,8 @@
 # Figures go to stdout and build/logs/bench/app-bench.txt. TCG timing on a
 # shared machine is noisy: compare medians from the same run only.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 what=${1:-all}
 RUNS=${RUNS:-7}
 SRV=$TOP/build/rootfs/srv

@@ -8,8 +8,8 @@
 # Writes build/logs/bench/boot-time.md. TCG on a shared machine is noisy:
 # compare figures of one run only.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 RUNS=${RUNS:-3}
 export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32}
 out=$TOP/build/logs/bench

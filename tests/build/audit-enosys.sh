@@ -11,7 +11,7 @@
 #                 "no fallback proven".
 # The verdicts must not depend on the build. Audited against a config with
 # SYSCALL_SPLICE=y, only fallback.c's fragment may turn it off.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..10"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-enosys.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -4,7 +4,7 @@
 # syscalls map to their options, and every COND_SYSCALL entry point in the
 # ARM EABI table is reported as optional.
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 KTREE=$TOP/build/linux-6.1
 CONFIG=$TOP/build/kernel-tiny/.config
 if [ ! -f "$KTREE/kernel/sys_ni.c" ] || [ ! -f "$CONFIG" ]; then

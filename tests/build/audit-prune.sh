@@ -5,7 +5,7 @@
 # fstat64, fstatat64) are dead when the tiny config has the primary, and
 # _Exit's exit after exit_group is dead always. The same binary against a
 # map where clock_gettime64 and statx are off keeps every fallback.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..4"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-prune.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -8,7 +8,7 @@
 #     found by following the result, scripts/audit_flow.py);
 #   - BusyBox (stripped, glibc): audited, unresolved sites listed;
 #   - make audit's report and fragment for the init program.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-static.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 audit=$TOP/scripts/audit-syscalls.py

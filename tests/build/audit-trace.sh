@@ -10,7 +10,7 @@
 # counted and precision is also given without them. Floors: 50% for init's
 # reachable set, 65% for its pruned set.
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..25"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-trace-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

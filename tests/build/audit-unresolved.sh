@@ -10,7 +10,7 @@
 #     (`ldr r7, [r0]` on a pointer from nowhere): the audit fails closed, no
 #     option goes into the fragment and each one kept on names the site;
 #     AUDIT_ACCEPT_UNRESOLVED=1 accepts the risk, and the fragment says so.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..8"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-unresolved.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -5,7 +5,7 @@
 # rebuild does no work; a rebuild in another folder is byte-identical.
 # The rebuild in another folder is a whole kernel build:
 # timeout: 1800
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 work=$TOP/build/test-pipeline
 rm -rf "$work"
 mkdir -p "$work/patches"

@@ -4,7 +4,7 @@
 # change (a new compiler, libc6-dev-armel-cross installed) configures every
 # variant again instead of leaving two variants with different probes.
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..6"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/toolchain-id.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -7,7 +7,7 @@
 #   their real sha256;
 # - the fragment holds in U-Boot's .config, and `make uboot` with nothing
 #   changed does no work.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 work=$TOP/build/test-uboot
 rm -rf "$work"
 mkdir -p "$work"

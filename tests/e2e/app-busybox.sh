@@ -3,8 +3,8 @@
 # server at /sbin/fileserver) on the base kernel; the server runs as an
 # ordinary process (pid != 1) and BusyBox wget fetches over loopback.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 SRV=$TOP/build/rootfs/srv
 export VARIANT=${VARIANT:-base}
 INITRD=$TOP/images/$VARIANT/uInitrd-debug

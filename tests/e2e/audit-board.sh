@@ -4,8 +4,8 @@
 # the two configs differ in nothing else the fragment did not cause, and the
 # board boots, serves test.bin (sha256), falls back on ENOSYS and powers off.
 # timeout: 1800
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 echo 1..10
 
 # fragment_holds FRAGMENT CONFIG: both files there, the fragment has at

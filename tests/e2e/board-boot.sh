@@ -2,8 +2,8 @@
 # Each variant boots from the uImage and uInitrd, prints its banner, serves
 # a request and powers off on its own (srv_max_requests=1): QEMU exits 0
 # and the console shows no kernel panic.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 
 for v in tiny base; do
 	export VARIANT=$v BOOTARGS_EXTRA=srv_max_requests=1

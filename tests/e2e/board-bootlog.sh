@@ -5,9 +5,9 @@
 # cycles, which dts/vexpress-tiny.dts removes. One direct boot of the tiny
 # board (both variants share the dtb); the U-Boot boots are checked the same
 # way in uboot-boot.sh.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
-. "$TOP/tests/e2e/uboot-lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
+. "$TOP/tests/lib/uboot.sh"
 
 export VARIANT=tiny BOOT=direct
 qemu_start board-bootlog

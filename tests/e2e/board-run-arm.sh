@@ -5,8 +5,8 @@
 # the BusyBox shell instead of the server. What the board booted is read
 # from the guest's own lines, not from the command line run-arm echoes.
 # timeout: 600
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 echo 1..12
 
 # initrd_k FILE: the KiB the kernel reports freeing for the U-Boot ramdisk

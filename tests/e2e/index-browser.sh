@@ -6,8 +6,8 @@
 # size; it is plain HTML with no script. A screenshot is kept in
 # build/logs/tests/index-browser.png for a person to look at.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 echo "1..9"
 EXTRA_PKGS=chromium "$TOP/scripts/deps.sh" >/dev/null || { not_ok "index: chromium installed"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/index-browser.XXXXXX")

@@ -6,8 +6,8 @@
 # 8 clients that send a request and never read hold their slots while 64
 # others fetch: the 64 still get every byte and the kernel does not panic.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 . "$TOP/tests/e2e/min-ram.env"
 echo "1..20"
 want=$(testfile_sha test.bin)

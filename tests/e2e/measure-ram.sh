@@ -8,9 +8,9 @@
 # whether the series is applied (a saving when it is, 0 and a warning when not).
 # With AUDIT=1 the audit board's section is there too.
 # timeout: 1800
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo 1..28
-. "$TOP/tests/e2e/measure-lib.sh"
+. "$TOP/tests/lib/measure.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-e2e.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/measure-ram

@@ -4,7 +4,7 @@
 # move exactly the expected bytes; the kernel's splice selftests pass.
 # Needs images/base (make board) and build/probe/probe.uInitrd (make probe-initramfs).
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 . "$TOP/tests/probe/expect.sh"
 splice_probe_run base

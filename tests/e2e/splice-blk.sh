@@ -12,8 +12,8 @@
 # files with only ->read/->write must fail with EINVAL on both kernels.
 # No Oops, WARNING or BUG on either. Needs `make probe-blk`.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 
 B=$TOP/build/blk
 run_board() { # V: boot build/kernel-blk-V on a fresh copy of the SD image

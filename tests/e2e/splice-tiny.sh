@@ -4,7 +4,7 @@
 # nothing; copy_file_range still copies; the kernel's splice selftests report
 # ENOSYS cleanly. Needs images/tiny (make board) and build/probe/probe.uInitrd.
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 . "$TOP/tests/probe/expect.sh"
 splice_probe_run tiny

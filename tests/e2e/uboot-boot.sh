@@ -5,9 +5,9 @@
 # the dtb; bootm checks their CRCs and starts the kernel with the dtb's
 # command line; the server serves test.bin (sha256 compared) and powers the
 # board off when told on the console.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
-. "$TOP/tests/e2e/uboot-lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
+. "$TOP/tests/lib/uboot.sh"
 
 want=$(testfile_sha test.bin)
 for v in ${VARIANTS:-tiny base}; do

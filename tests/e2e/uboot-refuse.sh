@@ -6,9 +6,9 @@
 #   CRC check refuses it and the kernel never starts.
 # - A file missing from the SD card: U-Boot's load says which, and so does
 #   boot.scr; the kernel never starts.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
-. "$TOP/tests/e2e/uboot-lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
+. "$TOP/tests/lib/uboot.sh"
 
 work=$TOP/build/tests/uboot-refuse
 rm -rf "$work"

@@ -3,8 +3,8 @@
 # boot path they take, U-Boot boots the board with the console on stdin/
 # stdout, the server answers on PORT, and 'poweroff' ends it. A BOOT that
 # does not exist, and DEBUG_SHELL=1 under U-Boot, are refused with a reason.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/lib-qemu.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/qemu.sh"
 
 want=$(testfile_sha test.bin)
 for b in sd tftp; do

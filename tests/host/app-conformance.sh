@@ -9,8 +9,8 @@
 #   writer blocked on it stays blocked); Date only with a set clock.
 # timeout: 120
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/host/app/app_lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/app-host.sh"
 echo 1..18
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 "$TOP/build/app/test/conform_test" 2>"$APP_TMP/conform.err" >"$APP_TMP/conform.out"

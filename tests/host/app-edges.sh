@@ -13,8 +13,8 @@
 #     the server.
 # timeout: 300
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/host/app/app_lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/app-host.sh"
 echo 1..26
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"

@@ -6,8 +6,8 @@
 # response deadline (srv_min_rate) against slow and steady readers.
 # timeout: 240
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/host/app/app_lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/app-host.sh"
 echo "1..25"
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"

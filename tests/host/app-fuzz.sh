@@ -5,7 +5,7 @@
 # executes inputs. A finding is kept in build/app/fuzz/artifacts/.
 # timeout: 600
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo 1..3
 log=$TOP/build/logs/tests/app-fuzz-run.log
 if make -s -C "$TOP" -f mk/app.mk fuzz-build >"$log" 2>&1; then

@@ -9,8 +9,8 @@
 # explains it.
 # timeout: 120
 set -u
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/host/app/app_lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/app-host.sh"
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 if ! command -v lighttpd >/dev/null; then
 	EXTRA_PKGS=lighttpd "$TOP/scripts/deps.sh" >&2 ||

@@ -5,7 +5,7 @@
 # range_resolve, say) loses the program's buffered lines, and the plan and
 # the status both make that a failure.
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 # app_unit.c: 48 cases, app_xfer_test.c: 28 cases, + one status case each.
 echo 1..78
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build host tests"; exit 1; }

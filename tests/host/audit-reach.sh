@@ -6,7 +6,7 @@
 # second object), and one in .init_array, are reachable; a function nothing
 # calls, and one whose only pointer is in an unreferenced object, are not.
 # --all-sites counts every site.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..8"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-reach.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

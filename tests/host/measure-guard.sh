@@ -3,7 +3,7 @@
 # config files in a temp folder: only CONFIG_SYSCALL_SPLICE may differ
 # (tiny: not set, base: =y). And measure-ram itself refuses such a pair
 # before it boots anything, leaving no report behind.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 guard=$TOP/scripts/measure-config.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-guard.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

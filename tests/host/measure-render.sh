@@ -3,8 +3,8 @@
 # boot: a series that saves something, a boot figure that differs between
 # the two runs, a pending figure. The JSON parses and holds every key, the
 # Markdown and terminal tables agree, the SVG is well-formed XML.
-. "$(dirname "$0")/../lib.sh"
-. "$TOP/tests/e2e/measure-lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/tests/lib/measure.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-render.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/deps.sh: silent and cheap when everything is installed; without
 # root and with a package missing it stops and prints the exact apt-get line.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 out=$("$TOP/scripts/deps.sh" 2>&1)
 rc=$?

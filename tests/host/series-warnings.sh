@@ -3,7 +3,7 @@
 # make check-series: code that moved (other line numbers, other tree) is not
 # new, for gcc's FILE:LINE:COL and kernel-doc's FILE:LINE forms; a warning
 # the old log does not have, or has fewer times, is.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-warnings.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cmp_logs() { "$TOP/scripts/check-series-warnings.sh" "$tmp/old.log" /a "$tmp/new.log" /b >"$tmp/out"; }

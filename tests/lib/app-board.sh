@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The server's QEMU end-to-end cases, shared by app-tiny.sh and app-base.sh
 # (this file is not executable: tests/run does not run it by itself).
-# Source after tests/lib.sh and tests/lib-qemu.sh, then: app_e2e VARIANT
+# Source after tests/lib/common.sh and tests/lib/qemu.sh, then: app_e2e VARIANT
 # (tiny, base, or the stock-kernel boards vexpress and vexpress-trim)
 E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/app-e2e.XXXXXX")
 trap 'qemu_stop; rm -rf "$E2E_TMP"' EXIT

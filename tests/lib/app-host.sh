@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Helpers for tests/host/app-*.sh: run the host build of the server on a free
-# 127.0.0.1 port with a temporary served folder. Source after tests/lib.sh.
+# 127.0.0.1 port with a temporary served folder. Source after tests/lib/common.sh.
 #
 #   app_make_root DIR     fill DIR with test.bin (2 MiB + odd), hello.txt,
 #                         a subfolder, and a symlink pointing out of DIR

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Helpers for test scripts: source it, then report cases with ok/not_ok/check.
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export TOP
 
 ok() { echo "ok - $*"; }

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by the measure-* tests (not executable: tests/run does not run it).
+# Shared by the measure-* tests.
 # measure_json_keys FILE: 0 when FILE parses as JSON and holds every key of
 # images/measure-ram.json's schema (measure-ram/1), with the right types.
 measure_json_keys() {

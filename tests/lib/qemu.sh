@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Boot the board in the background for a test, talk to its serial console,
-# wait for lines, and make sure it is gone afterwards. Source after lib.sh.
+# wait for lines, and make sure it is gone afterwards. Source after common.sh.
 #
 #   qemu_start NAME        boot with the current VARIANT/RAM/INITRD/... (see
 #                          scripts/qemu-cmd.sh); the console goes to
@@ -14,8 +14,8 @@
 #   qemu_stop              kill it if still running (also done at exit)
 #
 # Every boot is bounded: QEMU runs under timeout(1) (QEMU_TIMEOUT, default 300 s).
-# shellcheck source=tests/lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tests/lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=scripts/qemu-cmd.sh
 . "$TOP/scripts/qemu-cmd.sh"
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Helpers for the U-Boot tests (tests/e2e/uboot-*.sh). Source after
-# tests/lib-qemu.sh.
+# tests/lib/qemu.sh.
 #
 #   flip_byte FILE OFFSET     invert the byte at OFFSET of FILE in place
 #   uboot_files VARIANT DIR   copy the files boot.scr loads into DIR

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Host side of the splice probe: boot a variant with the probe initramfs,
-# then turn the probe's lines into test cases. Source after tests/lib.sh and
-# tests/lib-qemu.sh, then call: splice_probe_run VARIANT
+# then turn the probe's lines into test cases. Source after tests/lib/common.sh and
+# tests/lib/qemu.sh, then call: splice_probe_run VARIANT
 #
 # What each variant must show (SPLICE_EXPECT=on|off overrides, for runs
 # against other kernels):

@@ -5,7 +5,7 @@
 # and that init never calls, or calls only with an ENOSYS fallback
 # (CONFIG_SYSCALL_SPLICE); every line of it holds in the trimmed kernel.
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..11"
 a=$TOP/build/audit-vexpress
 frag=$a/audit.fragment
