@@ -55,22 +55,22 @@ board: $(TOOLCHAIN_ID) $(MANIFESTS)
 
 # --- deps: Debian packages (installed as root, else the apt-get line) ------
 deps:
-	@scripts/deps.sh
+	@scripts/board/deps.sh
 
 # --- extract + patch: build/linux-6.1, re-made when the series changes -------
 extract patch: $(PATCHED)
 $(PATCHED): $(PATCHES) | deps
 	@echo "kernel tree: extract linux-source-6.1, apply kernel/patches/series"
-	@scripts/extract-kernel.sh
+	@scripts/board/extract.sh
 
 # --- configure: build/kernel-<variant>/.config, made again for every variant
 # when the cross toolchain changes (its Kconfig probes are in the .config) ----
 configure: $(TOOLCHAIN_ID) $(foreach v,$(VARIANTS),build/kernel-$(v)/.config)
 $(TOOLCHAIN_ID): FORCE | $(PATCHED)
-	@scripts/toolchain-id.sh $@
+	@scripts/board/toolchain-id.sh $@
 build/kernel-%/.config: $(DEFCONFIG) $(PATCHED) $(TOOLCHAIN_ID)
 	@echo "kernel $*: configure"
-	@scripts/configure-kernel.sh $*
+	@scripts/board/configure.sh $*
 build/kernel-audit/.config: $(AUDIT_FRAGMENT)
 
 # --- build: zImage per variant (the kernel's make is entered only when
@@ -78,42 +78,42 @@ build/kernel-audit/.config: $(AUDIT_FRAGMENT)
 build: $(TOOLCHAIN_ID) $(foreach v,$(VARIANTS),$(call ZIMAGE,$(v)))
 build/kernel-%/arch/arm/boot/zImage: build/kernel-%/.config
 	@echo "kernel $*: build (full log in build/logs/build-$*.log)"
-	@scripts/build-kernel.sh $*
+	@scripts/board/build.sh $*
 
 # --- images: uImage, dtb, initramfs, uInitrd, manifest -----------------------
 images: $(MANIFESTS)
-images/%/MANIFEST: build/kernel-%/arch/arm/boot/zImage $(DTB) $(INITRAMFS) $(INITRAMFS_DEBUG) scripts/mk-images.sh
-	@scripts/mk-images.sh $*
+images/%/MANIFEST: build/kernel-%/arch/arm/boot/zImage $(DTB) $(INITRAMFS) $(INITRAMFS_DEBUG) scripts/board/images.sh
+	@scripts/board/images.sh $*
 
-$(DTB): dts/vexpress-tiny.dts $(PATCHED) scripts/mk-dtb.sh
+$(DTB): dts/vexpress-tiny.dts $(PATCHED) scripts/board/dtb.sh
 	@mkdir -p $(@D)
 	@echo "  dtb        $@"
-	@scripts/mk-dtb.sh $< $@
+	@scripts/board/dtb.sh $< $@
 
-$(TESTFILES): scripts/mk-testfiles.sh
+$(TESTFILES): scripts/board/testfiles.sh
 	@echo "  testfiles  build/rootfs/srv"
-	@scripts/mk-testfiles.sh build/rootfs/srv
+	@scripts/board/testfiles.sh build/rootfs/srv
 
 # The init program: app/Makefile decides whether anything needs rebuilding;
 # the initramfs is re-packed only when the binary really changed.
 $(INIT): FORCE
 	@$(MAKE) --no-print-directory -s app-arm
 
-$(BUSYBOX): scripts/fetch-busybox.sh | deps
-	@scripts/fetch-busybox.sh
+$(BUSYBOX): scripts/board/busybox.sh | deps
+	@scripts/board/busybox.sh
 
-build/initramfs/%.list: $(INIT) $(TESTFILES) scripts/initramfs-list.sh
+build/initramfs/%.list: $(INIT) $(TESTFILES) scripts/board/initramfs-list.sh
 	@mkdir -p $(@D)
-	@scripts/initramfs-list.sh $(if $(findstring debug,$*),debug,board) \
+	@scripts/board/initramfs-list.sh $(if $(findstring debug,$*),debug,board) \
 		$(TOP)/$(INIT) $(TOP)/build/rootfs/srv > $@
 
-$(INITRAMFS): build/initramfs/board.list $(PATCHED) scripts/mk-initramfs.sh
+$(INITRAMFS): build/initramfs/board.list $(PATCHED) scripts/board/initramfs.sh
 	@echo "  initramfs  $@"
-	@scripts/mk-initramfs.sh $< build/initramfs/initramfs
+	@scripts/board/initramfs.sh $< build/initramfs/initramfs
 
-$(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/debug-inittab $(PATCHED) scripts/mk-initramfs.sh
+$(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/board/debug-inittab $(PATCHED) scripts/board/initramfs.sh
 	@echo "  initramfs  $@ (debug: BusyBox shell)"
-	@scripts/mk-initramfs.sh $< build/initramfs/initramfs-debug
+	@scripts/board/initramfs.sh $< build/initramfs/initramfs-debug
 
 # --- audit: static syscall audit of init -> Kconfig fragment -----------------
 # BASE=tiny (default): against the board's tiny config; BASE=vexpress:
@@ -131,10 +131,10 @@ else
 audit:
 	$(error BASE=$(BASE): use tiny (default) or vexpress)
 endif
-$(AUDIT_FRAGMENT): $(INIT) $(PATCHED) build/kernel-tiny/.config $(wildcard scripts/audit*)
-	@scripts/audit.sh
-$(STOCK_FRAGMENT): $(INIT) $(PATCHED) build/kernel-vexpress/.config $(wildcard scripts/audit*)
-	@AUDIT_BASE=vexpress scripts/audit.sh
+$(AUDIT_FRAGMENT): $(INIT) $(PATCHED) build/kernel-tiny/.config $(wildcard scripts/audit/*)
+	@scripts/audit/audit.sh
+$(STOCK_FRAGMENT): $(INIT) $(PATCHED) build/kernel-vexpress/.config $(wildcard scripts/audit/*)
+	@AUDIT_BASE=vexpress scripts/audit/audit.sh
 # AUDIT_ELFS=prog... audits other static ARM programs instead of init:
 # always run again then.
 $(AUDIT_FRAGMENT) $(STOCK_FRAGMENT): $(if $(AUDIT_ELFS),FORCE)
@@ -147,7 +147,7 @@ STOCK_MANIFESTS := images/vexpress/MANIFEST images/vexpress-trim/MANIFEST
 ifeq ($(BASE),vexpress)
 audit-board: $(TOOLCHAIN_ID) $(STOCK_MANIFESTS)
 measure-audit: audit-board
-	@scripts/measure-stock.sh
+	@scripts/measure/stock.sh
 else
 audit-board measure-audit:
 	$(error $@ needs BASE=vexpress (the tiny board's audit variant: make board AUDIT=1))
@@ -157,11 +157,11 @@ test-stock: $(TOOLCHAIN_ID) $(STOCK_MANIFESTS)
 
 # --- boot ----------------------------------------------------------------------
 run-arm: images/$(VARIANT)/MANIFEST
-	@scripts/run-arm.sh
+	@scripts/board/run-arm.sh
 
 # --- measure: splice built in against compiled out, side by side ----------------
 measure-ram: board
-	@AUDIT=$(AUDIT) scripts/measure-ram.sh
+	@AUDIT=$(AUDIT) scripts/measure/ram.sh
 
 # --- test ----------------------------------------------------------------------
 # Every prerequisite of make test, in the order they are made: the board,
@@ -173,7 +173,7 @@ test: board app-test-host probe-initramfs probe-blk
 # --- maintenance -------------------------------------------------------------
 # Regenerate the committed defconfig from tinyconfig + the commented fragment.
 defconfig-update: $(PATCHED)
-	@scripts/defconfig-update.sh
+	@scripts/board/defconfig-update.sh
 
 clean:
 	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs build/audit build/u-boot build/uboot images

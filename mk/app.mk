@@ -76,7 +76,7 @@ $(APP_TEST)/fileserver-wrap: $(APP_TSRC)/app_wrap_sendfile.c $(APP_HOSTLIB) | $(
 		$(APP_BUILD)/host/obj/main.o $(APP_HOSTLIB)
 
 app-lint:
-	@EXTRA_PKGS="cppcheck clang-tidy" $(TOP)/scripts/deps.sh
+	@EXTRA_PKGS="cppcheck clang-tidy" $(TOP)/scripts/board/deps.sh
 	cppcheck --quiet --error-exitcode=1 --std=c11 -D_GNU_SOURCE \
 		--enable=warning,performance,portability \
 		--suppress=missingIncludeSystem $(TOP)/app/*.c
@@ -86,7 +86,7 @@ app-lint:
 		-std=c11 -D_GNU_SOURCE -I$(TOP)/app
 
 $(APP_FUZZ)/fuzz_http: $(TOP)/tests/fuzz/app_fuzz_http.c $(APP_FUZZ_SRCS) $(wildcard $(TOP)/app/*.h)
-	@EXTRA_PKGS="clang libclang-rt-14-dev" $(TOP)/scripts/deps.sh
+	@EXTRA_PKGS="clang libclang-rt-14-dev" $(TOP)/scripts/board/deps.sh
 	mkdir -p $(APP_FUZZ)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -I$(TOP)/app \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

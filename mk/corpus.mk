@@ -6,7 +6,7 @@
 #                    check the audit's verdicts against the boards (tests/audit)
 .PHONY: corpus test-audit
 corpus: | deps
-	@scripts/build-corpus.sh
+	@scripts/corpus/build.sh
 
 # Audited against the kernel users start from (BASE=vexpress's config): it has
 # SYSCALL_SPLICE and MULTIUSER on, so the fragment has something to get wrong.
@@ -25,6 +25,6 @@ $(PEER_INIT): peers/peer-init.c
 		-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Os -static -o $@ $<
 
 peers: board $(PEER_INIT) build/kernel-vexpress/.config
-	@scripts/build-corpus.sh $$(awk '!/^#/ && NF { print $$1 }' peers/servers.txt)
-	@scripts/peers.sh
-	@scripts/peers-render.py
+	@scripts/corpus/build.sh $$(awk '!/^#/ && NF { print $$1 }' peers/servers.txt)
+	@scripts/corpus/peers.sh
+	@scripts/corpus/peers-render.py

@@ -53,7 +53,7 @@ probe-initramfs: probe-arm selftests-arm
 	$(TOP)/tests/probe/initramfs-list.sh $(PROBE_BUILD)/arm/probe \
 		$(PROBE_BUILD)/selftests-arm >$(PROBE_BUILD)/initramfs.list.tmp
 	mv $(PROBE_BUILD)/initramfs.list.tmp $(PROBE_BUILD)/initramfs.list
-	$(TOP)/scripts/mk-initramfs.sh $(PROBE_BUILD)/initramfs.list $(PROBE_BUILD)/probe
+	$(TOP)/scripts/board/initramfs.sh $(PROBE_BUILD)/initramfs.list $(PROBE_BUILD)/probe
 
 probe-clean:
 	rm -rf $(PROBE_BUILD)
@@ -63,5 +63,5 @@ probe-clean:
 # SD image (mke2fs, e2fsprogs) and blkprobe as /init. `make test` runs it.
 .PHONY: probe-blk
 probe-blk: probe-arm selftests-arm
-	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/deps.sh
+	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/board/deps.sh
 	$(TOP)/tests/blk/build.sh

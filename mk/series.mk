@@ -2,11 +2,11 @@
 # series (kernel/patches). Its tests on the board are in mk/probe.mk.
 # Included by the top-level Makefile; also usable alone: make -f mk/series.mk <target>
 #
-#   check-series     scripts/check-series.sh: apply, checkpatch, bisect, ...
+#   check-series     scripts/series/check.sh: apply, checkpatch, bisect, ...
 #                    select stages with CHECKS="apply checkpatch bisect"
 TOP ?= $(CURDIR)
 
 .PHONY: check-series
 
 check-series:
-	$(TOP)/scripts/check-series.sh
+	$(TOP)/scripts/series/check.sh

@@ -8,7 +8,7 @@
 #                TFTP (tests/bench/boot-time.sh; reported, not tested)
 #
 # images/<variant>/ gets u-boot.bin, boot.scr and sdcard.img from
-# scripts/mk-images.sh; `make run-arm BOOT=sd|tftp` boots them.
+# scripts/board/images.sh; `make run-arm BOOT=sd|tftp` boots them.
 UBOOT_SRC := build/u-boot-src/.extracted
 UBOOT_BIN := build/u-boot/u-boot.bin
 BOOTSCR := build/uboot/boot.scr
@@ -21,21 +21,21 @@ bootscr: $(BOOTSCR)
 # Re-extracted when the version (uboot/debian-version) or the scripts
 # change; rebuilt when the fragment or the build script changes. U-Boot's
 # make is not entered otherwise.
-$(UBOOT_SRC): uboot/debian-version scripts/fetch-uboot.sh scripts/extract-uboot.sh | deps
+$(UBOOT_SRC): uboot/debian-version scripts/uboot/fetch.sh scripts/uboot/extract.sh | deps
 	@echo "u-boot: fetch and extract Debian's u-boot $$(cat uboot/debian-version)"
-	@scripts/extract-uboot.sh
+	@scripts/uboot/extract.sh
 
-$(UBOOT_BIN): $(UBOOT_SRC) uboot/vexpress-tiny.fragment scripts/build-uboot.sh
+$(UBOOT_BIN): $(UBOOT_SRC) uboot/vexpress-tiny.fragment scripts/uboot/build.sh
 	@echo "u-boot: build (full log in build/logs/uboot-build.log)"
-	@scripts/build-uboot.sh
+	@scripts/uboot/build.sh
 
-$(BOOTSCR): uboot/boot.cmd scripts/mk-bootscr.sh | deps
+$(BOOTSCR): uboot/boot.cmd scripts/uboot/bootscr.sh | deps
 	@mkdir -p $(@D)
 	@echo "  boot.scr   $@"
-	@scripts/mk-bootscr.sh $< $@
+	@scripts/uboot/bootscr.sh $< $@
 
 # The images of every variant carry the boot chain.
-$(MANIFESTS): $(UBOOT_BIN) $(BOOTSCR) scripts/mk-sdcard.sh
+$(MANIFESTS): $(UBOOT_BIN) $(BOOTSCR) scripts/uboot/sdcard.sh
 
 boot-bench: board
 	@tests/bench/boot-time.sh

@@ -6,7 +6,7 @@
 # Prints what the linter finds; exits 0 when it finds nothing, 1 otherwise.
 # (The C of app/ has its own lint: make app-lint.)
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 kind=${1:?usage: lint.sh sh|py}
 
 files() {

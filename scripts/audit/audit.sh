@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# audit.sh: the static syscall audit of the board's programs, and the Kconfig
+# audit/audit.sh: the static syscall audit of the board's programs, and the Kconfig
 # fragment of what they never need.
-#   1. kmap     scripts/audit-kmap.py: syscall table -> Kconfig options, from
+#   1. kmap     scripts/audit/kmap.py: syscall table -> Kconfig options, from
 #               the patched tree and the tiny board's .config
-#   2. static   scripts/audit-syscalls.py: every svc site of each program,
+#   2. static   scripts/audit/syscalls.py: every svc site of each program,
 #               with the code the target kernel makes dead left out (ENOSYS
 #               fallbacks of syscalls the config has, code after exit_group:
 #               --kmap)
-#   3. report   scripts/audit-report.py: report + fragment
+#   3. report   scripts/audit/report.py: report + fragment
 #   4. holds    the fragment applied with Kconfig (olddefconfig on a copy of
 #               the config): lines that do not hold leave the fragment
 # AUDIT_ELFS (default: the init program, unstripped, same code as the one in
@@ -19,8 +19,8 @@
 # audit.fragment, which is replaced only when its content changes (so the
 # kernel built with it is not reconfigured for nothing).
 set -eu
-. "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/kbuild-env.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 cd "$TOP" # paths in the report and the fragment stay relative
 base=${AUDIT_BASE:-tiny}
 case $base in
@@ -38,11 +38,11 @@ done
 
 echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs, against $config"
 phase kmap "audit-kmap$sfx" sh -c '"$1" "$2" --config "$3" >"$4"' _ \
-	"$TOP/scripts/audit-kmap.py" "$ktree" "$config" "$out/kmap.json"
+	"$TOP/scripts/audit/kmap.py" "$ktree" "$config" "$out/kmap.json"
 # shellcheck disable=SC2086 # one word per program
 phase static "audit-static$sfx" sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
-	"$TOP/scripts/audit-syscalls.py" --ktree "$ktree" --kmap "$out/kmap.json" --json $elfs
-phase report "audit-report$sfx" "$TOP/scripts/audit-report.py" "$out/kmap.json" \
+	"$TOP/scripts/audit/syscalls.py" --ktree "$ktree" --kmap "$out/kmap.json" --json $elfs
+phase report "audit-report$sfx" "$TOP/scripts/audit/report.py" "$out/kmap.json" \
 	"$out/syscalls.json" "$out/audit.fragment.new" ${measured:+"$measured"}
 cp "$LOGS/audit-report$sfx.log" "$out/report.txt"
 
@@ -68,7 +68,7 @@ holds() {
 		cp "$config" "$t/.config"
 		"$ktree/scripts/kconfig/merge_config.sh" -m -O "$t" "$t/.config" "$out/audit.fragment.new" &&
 			"${KMAKE[@]}" O="$t" olddefconfig || return 1
-		bad=$("$TOP/scripts/config-holds.sh" "$t/.config" "$out/audit.fragment.new" 2>&1 |
+		bad=$("$TOP/scripts/lib/config-holds.sh" "$t/.config" "$out/audit.fragment.new" 2>&1 |
 			sed -n "s/^fragment [^:]*: '# \(CONFIG_[A-Za-z0-9_]*\) is not set'.*/\1/p") || true
 		if [ -z "$bad" ]; then
 			gone_with "$t/.config" >>"$out/report.txt"

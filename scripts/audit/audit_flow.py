@@ -1,4 +1,4 @@
-"""audit_flow.py: where the result of one svc goes, for scripts/audit-syscalls.py.
+"""audit_flow.py: where the result of one svc goes, for scripts/audit/syscalls.py.
 
 The ENOSYS verdict of a splice-family call (issue 21): does the program fall
 back when the call answers ENOSYS? A small abstract interpreter runs the ARM

@@ -4,9 +4,9 @@
 Usage:
   audit-report.py KMAP.json SYSCALLS.json FRAGMENT [MEASURE.json]
 
-KMAP.json      scripts/audit-kmap.py KTREE --config .config (the syscall table,
+KMAP.json      scripts/audit/kmap.py KTREE --config .config (the syscall table,
                which syscalls a Kconfig option gates, and which are on)
-SYSCALLS.json  scripts/audit-syscalls.py --json ELF... (one report or a list)
+SYSCALLS.json  scripts/audit/syscalls.py --json ELF... (one report or a list)
 FRAGMENT       written: a Kconfig fragment with `# CONFIG_X is not set` for
                every candidate option (see below)
 MEASURE.json   optional, images/measure-ram.json: the measured bytes of
@@ -25,7 +25,7 @@ Prints the report on stdout:
   - an optional family they do call, but only the splice family and with
     the verdict "fallback" for every call (its result reaches a compare
     with ENOSYS whose ENOSYS branch leads to another way of moving the data:
-    scripts/audit_flow.py): a candidate too, marked as such (this is what
+    scripts/audit/audit_flow.py): a candidate too, marked as such (this is what
     makes CONFIG_SYSCALL_SPLICE=n safe for the board's init). Any other
     verdict ("no fallback proven") keeps the option on.
     When any svc site is unresolved (it could make any syscall), the audit
@@ -137,7 +137,7 @@ def splice_lines(reports):
 
 def falls_back(progs, names):
     """True when every call of every syscall in NAMES is a splice-family
-    call whose ENOSYS verdict is "fallback" (scripts/audit_flow.py: the
+    call whose ENOSYS verdict is "fallback" (scripts/audit/audit_flow.py: the
     result reaches a compare with ENOSYS, and the ENOSYS branch leads to
     another way of moving the data)."""
     sites = [s for r in progs for s in r["splice_family"]]
@@ -238,7 +238,7 @@ def main(argv):
               "the candidates assume they call none of these families." % len(blind))
 
     with open(frag_path, "w") as f:
-        f.write("# Written by `make audit` (scripts/audit-report.py): optional syscall\n"
+        f.write("# Written by `make audit` (scripts/audit/report.py): optional syscall\n"
                 "# families the audited programs never call (or call only with an\n"
                 "# ENOSYS fallback), on in the audited configuration.\n")
         for r in progs:

@@ -47,7 +47,7 @@ private calls (0x0f0001..0x0f0006).
 
 For the splice family (splice, vmsplice, tee, sendfile, sendfile64) each call
 of the function holding the svc gets a verdict, "fallback" or "no fallback
-proven" (scripts/audit_flow.py): the svc's result, -ENOSYS, is followed
+proven" (scripts/audit/audit_flow.py): the svc's result, -ENOSYS, is followed
 forward (r0, stack slots, errno through musl's __syscall_ret and
 __errno_location) to a compare with ENOSYS, and the branch taken on ENOSYS
 must lead to another way of moving the data (a file read and a write). The
@@ -69,7 +69,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import audit_flow  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OBJDUMP = os.environ.get("OBJDUMP", "arm-linux-gnueabi-objdump")
 ENOSYS = 38
 SPLICE_FAMILY = ("splice", "vmsplice", "tee", "sendfile", "sendfile64")
@@ -1099,7 +1099,7 @@ def syscall_paths(reach, prog, sites):
 
 def splice_checks(prog, sites, names):
     """Per call of a splice-family syscall's function: does the program fall
-    back on ENOSYS? (scripts/audit_flow.py: the result is followed forward,
+    back on ENOSYS? (scripts/audit/audit_flow.py: the result is followed forward,
     the svc answering -ENOSYS.)"""
     splice_nrs = {n for n, name in names.items() if name in SPLICE_FAMILY}
     flow = audit_flow.Flow(prog, names, writes, ends_flow)

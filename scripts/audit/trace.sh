@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# audit-trace.sh PROGRAM OUTDIR: the dynamic half of the syscall audit.
+# audit/trace.sh PROGRAM OUTDIR: the dynamic half of the syscall audit.
 # Runs an ARM program under qemu-user's strace and writes
 #   OUTDIR/PROGRAM.names   sorted unique syscall names seen, one per line,
 #                          spelled as in the kernel's arch/arm/tools/syscall.tbl
@@ -10,7 +10,7 @@
 #            srv_sendfile=off, then as PID 1 in a new PID namespace (bad
 #            input, stats, poweroff through board_end's sync and reboot);
 #            also OUTDIR/init-{sendfile,readwrite,pid1}.names and .log
-#   busybox  build/busybox/bin/busybox (scripts/fetch-busybox.sh), a fixed
+#   busybox  build/busybox/bin/busybox (scripts/board/busybox.sh), a fixed
 #            list of applets (APPLETS below), each its own qemu-arm run
 # A syscall token that cannot be mapped to a table name is an error (exit 1).
 # Every step is bounded by a timeout; on failure the tail of the log is shown.
@@ -289,7 +289,7 @@ APPLETS=(
 # environment, so that qemu-arm traces too, into its own log (%d = pid).
 trace_busybox() {
 	local bb=$TOP/build/busybox/bin/busybox wrap=$tmp/bin work=$tmp/work
-	[ -x "$bb" ] || die "$bb missing (scripts/fetch-busybox.sh)"
+	[ -x "$bb" ] || die "$bb missing (scripts/board/busybox.sh)"
 	mkdir -p "$wrap" "$tmp/logs"
 	# shellcheck disable=SC2016 # $0 and $@ are for the wrapper
 	printf '#!/bin/sh\nexec %s %s "${0##*/}" "$@"\n' "$qemu" "$bb" >"$wrap/busybox"

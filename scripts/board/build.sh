@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# build-kernel.sh VARIANT: build vmlinux and zImage in build/kernel-VARIANT.
+# board/build.sh VARIANT: build vmlinux and zImage in build/kernel-VARIANT.
 # While the build runs, one line a minute says how many objects were
 # compiled, against the object count of the last full build when there was
 # one (build/.kernel-objects-VARIANT), so a first build is not silent for minutes.
 set -eu
-. "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/kbuild-env.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: build-kernel.sh tiny|base}
+variant=${1:?usage: board/build.sh tiny|base}
 out=$TOP/build/kernel-$variant
 log=$LOGS/build-$variant.log
 count_file=$TOP/build/.kernel-objects-$variant

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# fetch-busybox.sh: put an ARM BusyBox at build/busybox/bin/busybox.
+# board/busybox.sh: put an ARM BusyBox at build/busybox/bin/busybox.
 # busybox-static:armel is downloaded with apt-get download and unpacked
 # with dpkg -x into the build folder. It is never installed: installing it
 # would replace the host's /bin/busybox with an ARM binary.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 dest=$TOP/build/busybox
 dl=$TOP/build/downloads
 log=$LOGS/busybox.log

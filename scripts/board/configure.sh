@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# configure-kernel.sh VARIANT: write build/kernel-VARIANT/.config.
+# board/configure.sh VARIANT: write build/kernel-VARIANT/.config.
 #   tiny  the board as shipped: kernel/configs/vexpress_tiny_defconfig
 #   base  the same with CONFIG_SYSCALL_SPLICE=y (splice built in)
 #   audit the same with the fragment `make audit` wrote for the init program
@@ -10,15 +10,15 @@
 #   vexpress-trim  the same with the fragment `make audit BASE=vexpress`
 #                  wrote (build/audit-vexpress/audit.fragment) on top
 # CONFIG_FRAGMENTS (files) are merged on top of that; every line of every
-# fragment must hold after olddefconfig (scripts/config-holds.sh).
+# fragment must hold after olddefconfig (scripts/lib/config-holds.sh).
 # For tiny it also checks that the committed defconfig is canonical:
 # savedefconfig must give the file back unchanged.
 # DEFCONFIG and KOUT override the input file and the output folder.
 set -eu
-. "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/kbuild-env.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: configure-kernel.sh tiny|base|audit|vexpress|vexpress-trim}
+variant=${1:?usage: board/configure.sh tiny|base|audit|vexpress|vexpress-trim}
 audit_fragment=${AUDIT_FRAGMENT:-$TOP/build/audit/audit.fragment}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 out=${KOUT:-$TOP/build/kernel-$variant}
@@ -60,7 +60,7 @@ configure() {
 	for frag in $frags; do
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
 			"${KMAKE[@]}" O="$out" olddefconfig &&
-			"$TOP/scripts/config-holds.sh" "$out/.config" "$frag" || return 1
+			"$TOP/scripts/lib/config-holds.sh" "$out/.config" "$frag" || return 1
 	done
 }
 # The trimmed stock kernel starts from a copy of the stock build folder (the

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# defconfig-update.sh [OUT]: make the board's defconfig from
+# board/defconfig-update.sh [OUT]: make the board's defconfig from
 # `make tinyconfig` + kernel/configs/vexpress_tiny.fragment (whose comments
 # give every option's reason), then savedefconfig. Writes OUT, by default
 # the committed kernel/configs/vexpress_tiny_defconfig.
 set -eu
-. "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/kbuild-env.sh"
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 out=${1:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 work=$TOP/build/defconfig-update
 frag=$TOP/kernel/configs/vexpress_tiny.fragment
@@ -19,7 +19,7 @@ make_defconfig() {
 }
 phase defconfig defconfig-update make_defconfig
 # Every line of the fragment must survive olddefconfig.
-"$TOP/scripts/config-holds.sh" "$work/.config" "$frag" ||
+"$TOP/scripts/lib/config-holds.sh" "$work/.config" "$frag" ||
 	die "the fragment asks for values Kconfig does not give (above)"
 cp "$work/defconfig" "$out"
 echo "  defconfig  ${out#"$TOP"/}"

@@ -3,7 +3,7 @@
 # As root, install what is missing; otherwise print the exact apt-get line.
 # Cheap when all is there: one dpkg-query call, no apt.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 qemu-system-arm u-boot-tools
 	device-tree-compiler bison flex bc cpio curl make gcc libc6-dev patch

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# mk-dtb.sh DTS OUT.dtb: preprocess the board's .dts with the kernel's
+# board/dtb.sh DTS OUT.dtb: preprocess the board's .dts with the kernel's
 # include paths and compile it with dtc. dtc runs with the warning set the
 # kernel's own dtbs build uses (scripts/Makefile.lib, DTC_FLAGS): the
 # vexpress .dtsi files trip the checks the kernel switches off. Any other
 # warning fails the build.
 set -eu
-. "$(dirname "$0")/lib.sh"
-dts=${1:?usage: mk-dtb.sh DTS OUT.dtb}
-out=${2:?usage: mk-dtb.sh DTS OUT.dtb}
+. "$(dirname "$0")/../lib/common.sh"
+dts=${1:?usage: board/dtb.sh DTS OUT.dtb}
+out=${2:?usage: board/dtb.sh DTS OUT.dtb}
 ksrc=$TOP/build/linux-6.1
 tmp=$out.pre.dts
 

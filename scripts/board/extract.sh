@@ -9,7 +9,7 @@
 # (ccache makes that cheap); stale objects cannot survive a patch change.
 # PATCH_DIR and KSRC_DEST override the patch folder and the destination.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 series_dir=${PATCH_DIR:-$TOP/kernel/patches}

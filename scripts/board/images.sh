@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mk-images.sh VARIANT: gather the board's boot files in images/VARIANT/:
+# board/images.sh VARIANT: gather the board's boot files in images/VARIANT/:
 # zImage, uImage (u-boot legacy, load/entry 0x60008000), the .dtb, the
 # initramfs and its uInitrd, the debug initramfs, the boot chain of a real
 # board (u-boot.bin, boot.scr, and sdcard.img holding uImage, uInitrd, the
@@ -7,8 +7,8 @@
 set -eu
 # mkimage and mtools take their time stamps from it.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1704067200}
-. "$(dirname "$0")/lib.sh"
-variant=${1:?usage: mk-images.sh tiny|base}
+. "$(dirname "$0")/../lib/common.sh"
+variant=${1:?usage: board/images.sh tiny|base}
 kout=$TOP/build/kernel-$variant
 img=$TOP/images/$variant
 mkdir -p "$img"
@@ -24,7 +24,7 @@ cp "$ird/initramfs-debug.uInitrd" "$img/uInitrd-debug"
 cp "$kout/.config" "$img/config"
 cp "$TOP/build/u-boot/u-boot.bin" "$img/u-boot.bin"
 cp "$TOP/build/uboot/boot.scr" "$img/boot.scr"
-"$TOP/scripts/mk-sdcard.sh" "$img/sdcard.img" \
+"$TOP/scripts/uboot/sdcard.sh" "$img/sdcard.img" \
 	"$img/uImage" "$img/uInitrd" "$img/vexpress-tiny.dtb" "$img/boot.scr"
 
 (

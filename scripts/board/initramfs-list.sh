@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# initramfs-list.sh board|debug INIT SRVDIR: print the gen_init_cpio list
+# board/initramfs-list.sh board|debug INIT SRVDIR: print the gen_init_cpio list
 # of the board's initramfs.
 #   board  /init is the file server; /srv holds what it serves.
 #   debug  /init is BusyBox init starting a shell on the console; the
 #          server is at /sbin/fileserver to run by hand.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-kind=${1:?usage: initramfs-list.sh board|debug INIT SRVDIR}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kind=${1:?usage: board/initramfs-list.sh board|debug INIT SRVDIR}
 init=${2:?usage}
 srv=${3:?usage}
 
@@ -33,7 +33,7 @@ dir /tmp 1777 0 0
 file /bin/busybox $top/build/busybox/bin/busybox 0755 0 0
 slink /init /bin/busybox 0777 0 0
 slink /bin/sh busybox 0777 0 0
-file /etc/inittab $top/scripts/debug-inittab 0644 0 0
+file /etc/inittab $top/scripts/board/debug-inittab 0644 0 0
 file /sbin/fileserver $init 0755 0 0
 EOT
 	;;

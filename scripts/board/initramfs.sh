@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# mk-initramfs.sh LIST OUT-PREFIX: pack a gen_init_cpio list file into
+# board/initramfs.sh LIST OUT-PREFIX: pack a gen_init_cpio list file into
 # OUT-PREFIX.cpio.gz and a u-boot legacy ramdisk OUT-PREFIX.uInitrd.
 # The kernel's usr/gen_init_cpio makes /dev/console and friends without
 # root; a fixed timestamp and gzip -n keep the result reproducible.
 set -eu
-. "$(dirname "$0")/lib.sh"
-list=${1:?usage: mk-initramfs.sh LIST OUT-PREFIX}
-out=${2:?usage: mk-initramfs.sh LIST OUT-PREFIX}
+. "$(dirname "$0")/../lib/common.sh"
+list=${1:?usage: board/initramfs.sh LIST OUT-PREFIX}
+out=${2:?usage: board/initramfs.sh LIST OUT-PREFIX}
 gen=$TOP/build/tools/gen_init_cpio
 src=$TOP/build/linux-6.1/usr/gen_init_cpio.c
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# run-arm.sh: boot the board in QEMU with the serial console on this
+# board/run-arm.sh: boot the board in QEMU with the serial console on this
 # terminal. VARIANT=tiny|base, RAM= (MiB), PORT= (host port, 127.0.0.1),
 # DEBUG_SHELL=1 for the BusyBox debug image, BOOT=direct|sd|tftp (QEMU
 # loads the images itself, or U-Boot boots them from the SD card image or
 # over TFTP).
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/qemu-cmd.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib/qemu.sh"
 
 export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080} BOOT=${BOOT:-direct}
 off="type 'poweroff' + Enter on the console"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mk-testfiles.sh DIR: the files the board serves, made the same way every
+# board/testfiles.sh DIR: the files the board serves, made the same way every
 # time so the host knows their sha256.
 #   test.bin   2 MiB: 65536 records of 32 bytes, each naming its own offset,
 #              so a lost, doubled or shifted byte range shows in a diff; it
@@ -7,7 +7,7 @@
 #   hello.txt  a short text file.
 # Their sha256 go to DIR/../SHA256SUMS (outside the served folder).
 set -eu
-dir=${1:?usage: mk-testfiles.sh DIR}
+dir=${1:?usage: board/testfiles.sh DIR}
 mkdir -p "$dir"
 LC_ALL=C awk 'BEGIN {
 	for (i = 0; i < 65536; i++)

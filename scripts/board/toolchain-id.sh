@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# toolchain-id.sh FILE: write the cross toolchain's identity to FILE, but
+# board/toolchain-id.sh FILE: write the cross toolchain's identity to FILE, but
 # only when it changed (so make rebuilds what depends on FILE only then):
 # the compiler's version line, the Debian packages behind it, and whether
 # it can link user programs, dynamically and statically, the way the
@@ -7,9 +7,9 @@
 # Installing libc6-dev-armel-cross flips those probes: every kernel config
 # must then be made again, or two variants end up with different symbols.
 set -eu
-. "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/kbuild-env.sh"
-out=${1:?usage: toolchain-id.sh FILE}
+. "$(dirname "$0")/../lib/common.sh"
+. "$TOP/scripts/lib/kbuild.sh"
+out=${1:?usage: board/toolchain-id.sh FILE}
 cc=${CROSS_COMPILE}gcc
 canlink=$KSRC/scripts/cc-can-link.sh
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# build-corpus.sh [NAME...]: the audit's corpus of third-party programs,
+# corpus/build.sh [NAME...]: the audit's corpus of third-party programs,
 # each built static for ARM with musl (as app/Makefile builds init) from
-# Debian's source package (scripts/fetch-source.sh), in build/corpus/NAME/:
+# Debian's source package (scripts/lib/fetch-source.sh), in build/corpus/NAME/:
 #   NAME/src       the unpacked source package (never committed)
 #   NAME/work      the copy it is built in
 #   NAME/bin/PROG  the program, unstripped (the audit reads its symbols)
@@ -11,7 +11,7 @@
 # NAME is one of the PROGRAMS below (default: all). One line per program;
 # full logs in build/logs/corpus-NAME.log.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 PROGRAMS=(busybox mini-httpd civetweb pv lua5.4 jimtcl)
 CROSS=arm-linux-gnueabi-
 SPECS=/usr/lib/arm-linux-musleabi/musl-gcc.specs
@@ -96,7 +96,7 @@ build_jimtcl() {
 one() {
 	local name=$1 d=$TOP/build/corpus/$1 log=$LOGS/corpus-$1.log
 	scripts_dir=$(dirname "$0")
-	"$scripts_dir/fetch-source.sh" "$name" "$d" >>"$LOGS/corpus-fetch.log" 2>&1 ||
+	"$scripts_dir/../lib/fetch-source.sh" "$name" "$d" >>"$LOGS/corpus-fetch.log" 2>&1 ||
 		{ tail -n 20 "$LOGS/corpus-fetch.log" >&2; die "$name: apt-get source failed (log: build/logs/corpus-fetch.log)"; }
 	local fn=build_${name//[.-]/_} want
 	want="$(cat "$d/version") $( (declare -f "$fn"; echo "$CC"; ${CROSS}gcc --version | head -n 1) | sha256sum | cut -c1-16)"

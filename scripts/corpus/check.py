@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
-"""corpus-check.py: the audit against its corpus of third-party programs.
+"""corpus/check.py: the audit against its corpus of third-party programs.
 
 Usage:
-  corpus-check.py TRUTH KTREE CONFIG TRACEDIR OUTDIR [NAME...]
+  corpus/check.py TRUTH KTREE CONFIG TRACEDIR OUTDIR [NAME...]
 
 TRUTH     tests/audit/corpus.txt: name, program, splice ground truth, source
 KTREE     the patched kernel tree (syscall table, Kconfig)
 CONFIG    the configuration audited: the board's base config (splice built
           in), so that the fragment's SYSCALL_SPLICE line is the verdict
-TRACEDIR  NAME.strace from scripts/corpus-trace.sh
+TRACEDIR  NAME.strace from scripts/corpus/trace.sh
 OUTDIR    written: kmap.json, NAME.syscalls.json, NAME.report.txt,
           NAME.fragment, and results.json (one entry per program)
 
 For every program (all of TRUTH, or the NAMEs given) it runs the audit
-(scripts/audit-kmap.py, audit-syscalls.py, audit-report.py, as
-scripts/audit.sh does) and prints TAP lines:
+(scripts/audit/kmap.py, audit/syscalls.py, audit/report.py, as
+scripts/audit/audit.sh does) and prints TAP lines:
   - recall: every syscall in the trace is in the audit's static set;
   - splice verdict: a program with no fallback keeps CONFIG_SYSCALL_SPLICE
     (the fragment must not turn it off); a program that never calls the
@@ -23,7 +23,7 @@ scripts/audit.sh does) and prints TAP lines:
   - fragment: no option gating a traced syscall is turned off by it
     (SYSCALL_SPLICE excepted for a program whose source falls back).
 The static set is the one the fragment is made from: pruned for the
-audited kernel (audit-syscalls.py --kmap), as scripts/audit.sh runs it.
+audited kernel (audit/syscalls.py --kmap), as scripts/audit/audit.sh runs it.
 Precision (traced / static) is printed per program, with and without that
 pruning, not asserted.
 Exit status 0 when every case passed, 1 when one failed, 2 on bad input.
@@ -73,7 +73,7 @@ CALL = re.compile(r"\)[0-9]+ ([A-Za-z_][A-Za-z0-9_]*\(|Unknown syscall [0-9]+)")
 
 
 def trace_names(path, byname, bynr):
-    """The syscall names in a qemu-arm -strace log, as audit-trace.sh reads
+    """The syscall names in a qemu-arm -strace log, as audit/trace.sh reads
     them: "PID name(args) = ret", several per line when processes share the
     log, "PID Unknown syscall NR" looked up by number."""
     seen = set()
@@ -124,10 +124,10 @@ def check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr):
                               "source": row["source"]}
     elf = os.path.join("build/corpus", name, "bin", row["prog"])
     if not os.path.exists(elf):
-        die("%s missing (scripts/build-corpus.sh %s)" % (elf, name))
+        die("%s missing (scripts/corpus/build.sh %s)" % (elf, name))
     strace = os.path.join(tracedir, name + ".strace")
     if not os.path.exists(strace):
-        die("%s missing (scripts/corpus-trace.sh %s)" % (strace, name))
+        die("%s missing (scripts/corpus/trace.sh %s)" % (strace, name))
     a = audit(name, elf, ktree, kmap_path, outdir)
     static, off, report = a["static"], a["off"], a["report"]
     traced = trace_names(strace, byname, bynr)
@@ -161,19 +161,19 @@ def check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr):
 
 
 def audit(name, elf, ktree, kmap_path, outdir):
-    """The project's audit of one ELF, as scripts/audit.sh runs it: its
+    """The project's audit of one ELF, as scripts/audit/audit.sh runs it: its
     static syscall set, the options its fragment turns off, the report, and
     the verdict on the splice family: "none" (never called), "fallback"
     (the fragment turns SYSCALL_SPLICE off: a fallback was found) or "kept"
     (called, no fallback proven: the fragment keeps it)."""
-    sc = [os.path.join(HERE, "audit-syscalls.py"), "--ktree", ktree]
+    sc = [os.path.join(HERE, "..", "audit", "syscalls.py"), "--ktree", ktree]
     sj = os.path.join(outdir, name + ".syscalls.json")
     run(sc + ["--kmap", kmap_path, "--json", elf], sj)
     frag = os.path.join(outdir, name + ".fragment")
-    report = run([os.path.join(HERE, "audit-report.py"), kmap_path, sj, frag],
+    report = run([os.path.join(HERE, "..", "audit", "report.py"), kmap_path, sj, frag],
                  os.path.join(outdir, name + ".report.txt"))
     # The set the fragment is made from: pruned for the target kernel
-    # (--kmap), as scripts/audit.sh runs it; and the set without pruning.
+    # (--kmap), as scripts/audit/audit.sh runs it; and the set without pruning.
     static = set(run(sc + ["--kmap", kmap_path, "--names", elf]).split())
     unpruned = set(run(sc + ["--names", elf]).split())
     off = fragment_off(frag)
@@ -212,7 +212,7 @@ def tap(res):
 
 def main(argv):
     if len(argv) < 6:
-        die("usage: corpus-check.py TRUTH KTREE CONFIG TRACEDIR OUTDIR [NAME...]")
+        die("usage: corpus/check.py TRUTH KTREE CONFIG TRACEDIR OUTDIR [NAME...]")
     truth, ktree, config, tracedir, outdir = argv[1:6]
     names = argv[6:]
     rows = read_truth(truth)
@@ -222,7 +222,7 @@ def main(argv):
             die("unknown names in %s" % " ".join(names))
     os.makedirs(outdir, exist_ok=True)
     kmap_path = os.path.join(outdir, "kmap.json")
-    run([os.path.join(HERE, "audit-kmap.py"), ktree, "--config", config], kmap_path)
+    run([os.path.join(HERE, "..", "audit", "kmap.py"), ktree, "--config", config], kmap_path)
     with open(kmap_path) as f:
         kmap = json.load(f)
     byname, bynr = table(ktree)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""peers-render.py: the peers table (make peers), with the audit's verdict.
+"""corpus/peers-render.py: the peers table (make peers), with the audit's verdict.
 
-Reads build/peers/results.jsonl and want.json (scripts/peers.sh), audits each
-server's program (init: PEERS_INIT_ELF, default build/app/arm/init.unstripped) (scripts/corpus-check.py's audit(): the project's audit
+Reads build/peers/results.jsonl and want.json (scripts/corpus/peers.sh), audits each
+server's program (init: PEERS_INIT_ELF, default build/app/arm/init.unstripped) (scripts/corpus/check.py's audit(): the project's audit
 against build/kernel-vexpress/.config, SYSCALL_SPLICE=y) and writes
 images/peers.json (json.dump) and images/peers.md.
 
@@ -25,14 +25,15 @@ import json
 import os
 import sys
 
-from report import write_json
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from report import write_json  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def load_check():
     spec = importlib.util.spec_from_file_location(
-        "corpus_check", os.path.join(TOP, "scripts", "corpus-check.py"))
+        "corpus_check", os.path.join(TOP, "scripts", "corpus", "check.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -68,14 +69,14 @@ def main():
         runs = [json.loads(l) for l in open(os.path.join(out, "results.jsonl")) if l.strip()]
         want = json.load(open(os.path.join(out, "want.json")))["want"]
     except (OSError, ValueError, KeyError) as e:
-        print("peers-render: %s (run scripts/peers.sh)" % e, file=sys.stderr)
+        print("peers-render: %s (run scripts/corpus/peers.sh)" % e, file=sys.stderr)
         return 2
     cc = load_check()
     ktree = os.path.join(TOP, "build", "linux-6.1")
     adir = os.path.join(out, "audit")
     os.makedirs(adir, exist_ok=True)
     kmap = os.path.join(adir, "kmap.json")
-    cc.run([os.path.join(TOP, "scripts", "audit-kmap.py"), ktree, "--config",
+    cc.run([os.path.join(TOP, "scripts", "audit", "kmap.py"), ktree, "--config",
             os.path.join(TOP, "build", "kernel-vexpress", ".config")], kmap)
     progs = {r["name"]: r for r in cc.read_truth(os.path.join(TOP, "tests", "audit", "corpus.txt"))}
     elfs = {"init": os.environ.get("PEERS_INIT_ELF", "build/app/arm/init.unstripped")}
@@ -110,7 +111,7 @@ def main():
     write_json(os.path.join(TOP, "images", "peers.json"),
                {"want": want, "runs": runs, "agreement": agree})
     L = ["# Peers on the board: what compiling out splice breaks, and what it does not", "",
-         "Written by `make peers` (scripts/peers.sh, scripts/peers-render.py). Each HTTP",
+         "Written by `make peers` (scripts/corpus/peers.sh, scripts/corpus/peers-render.py). Each HTTP",
          "server of the audit's corpus (Debian source packages, built static with musl)",
          "runs on images/tiny (splice family compiled out) and images/base (built in),",
          "started by peers/peer-init.c; `init` is this project's own, and",

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# peers.sh: boot each HTTP server of the corpus on both boards, beside this
+# corpus/peers.sh: boot each HTTP server of the corpus on both boards, beside this
 # project's init, and record what each board did (make peers).
 #   boards   images/tiny (splice family compiled out), images/base (built in)
 #   servers  init: the board's own initramfs (images/VARIANT/uInitrd);
 #            init-nofallback: the control, init built with no fallback;
 #            each line of peers/servers.txt: an initramfs whose /init is
 #            peers/peer-init.c (build/peers/peer-init) starting the server
-#            from build/corpus/NAME/bin (scripts/build-corpus.sh)
+#            from build/corpus/NAME/bin (scripts/corpus/build.sh)
 # Per board and server: GET test.bin (2 MiB), GET hello.txt, and a range
 # (bytes 1000-99999 of test.bin): HTTP status, bytes received, sha256 verdict
 # against the host's copy, throughput of test.bin; free RAM from the
 # console's "stats" at rest and after the fetches. One JSON object a line in
-# build/peers/results.jsonl; scripts/peers-render.py makes the table.
+# build/peers/results.jsonl; scripts/corpus/peers-render.py makes the table.
 # Everything on 127.0.0.1 (QEMU user networking forwards a free port).
 # PEERS_BOARDS (default "tiny base") chooses the boards, PEERS_IMAGES (default
 # images/) the folder holding them.
@@ -62,7 +62,7 @@ EOT
 			echo "file /srv/$(basename "$f") $f 0644 0 0"
 		done
 	} >"$w/list"
-	"$TOP/scripts/mk-initramfs.sh" "$w/list" "$w/initramfs"
+	"$TOP/scripts/board/initramfs.sh" "$w/list" "$w/initramfs"
 }
 
 # fetch KEY URL [CURL ARGS]: status, bytes, seconds and sha256 of one GET,
@@ -141,8 +141,8 @@ nofallback() {
 		die "init-nofallback: app/xfer.c's ENOSYS case not found"
 	make -s -C "$w/app" O="$w/arm" TARGET=arm >"$w/build.log" 2>&1 ||
 		{ tail -n 20 "$w/build.log" >&2; die "init-nofallback: build failed"; }
-	"$TOP/scripts/initramfs-list.sh" board "$w/arm/init" "$srv" >"$w/list"
-	"$TOP/scripts/mk-initramfs.sh" "$w/list" "$w/initramfs"
+	"$TOP/scripts/board/initramfs-list.sh" board "$w/arm/init" "$srv" >"$w/list"
+	"$TOP/scripts/board/initramfs.sh" "$w/list" "$w/initramfs"
 }
 nofallback
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# corpus-trace.sh NAME OUTDIR: run a corpus program (scripts/build-corpus.sh)
+# corpus/trace.sh NAME OUTDIR: run a corpus program (scripts/corpus/build.sh)
 # under `qemu-arm -strace` doing real work, and check that the work was done
 # (bytes by sha256, status codes, exit status). Writes OUTDIR/NAME.strace,
 # the raw strace of every run ("# ..." lines separate runs; a forked child
-# logs into its parent's file). scripts/corpus-check.py maps it to names.
+# logs into its parent's file). scripts/corpus/check.py maps it to names.
 # Servers listen on 127.0.0.1 only, on a free port. Each run is bounded by a
 # timeout; on failure the tail of its log is shown and the exit status is 1.
 #   busybox     httpd (GET, range, HEAD, 404) and a set of applets
@@ -27,10 +27,10 @@ out=$(cd "$2" && pwd)
 qemu=$(command -v qemu-arm) || die "qemu-arm not found (Debian package qemu-user)"
 srv=$TOP/build/rootfs/srv
 if [ ! -r "$srv/test.bin" ] || [ ! -r "$TOP/build/rootfs/SHA256SUMS" ]; then
-	die "build/rootfs/srv missing (scripts/mk-testfiles.sh build/rootfs/srv)"
+	die "build/rootfs/srv missing (scripts/board/testfiles.sh build/rootfs/srv)"
 fi
 bin=$TOP/build/corpus/$name/bin
-[ -d "$bin" ] || die "$bin missing (scripts/build-corpus.sh $name)"
+[ -d "$bin" ] || die "$bin missing (scripts/corpus/build.sh $name)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/corpus-trace.XXXXXX")
 chmod 755 "$tmp"
 srv_pid=

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared by the pipeline scripts: one line per phase, full logs under
 # build/logs/, and the tail of the log with its path when a phase fails.
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LOGS=$TOP/build/logs
 mkdir -p "$LOGS"
 # ccache keys on paths relative to the checkout, so every clone and git
@@ -40,7 +40,7 @@ deb_src_ready() {
 		die "apt has no source package $1: run as root, or add a deb-src entry for bookworm and bookworm-security and run apt-get update"
 	if [ ! -f "$srcfile" ]; then
 		cat >"$srcfile" <<'EOT'
-# Added by the board's scripts (lib.sh, deb_src_ready): Debian source
+# Added by the board's scripts (lib/common.sh, deb_src_ready): Debian source
 # packages, for `apt-get source` of U-Boot and the audit's corpus.
 Types: deb-src
 URIs: http://deb.debian.org/debian

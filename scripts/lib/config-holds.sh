@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# config-holds.sh CONFIG FRAGMENT: does every line of FRAGMENT hold in the
+# lib/config-holds.sh CONFIG FRAGMENT: does every line of FRAGMENT hold in the
 # .config CONFIG? Kconfig drops a value whose dependencies are missing, or an
 # =n of a symbol something else selects, and the fragment would then say one
 # thing and the kernel do another. "# CONFIG_X is not set" also holds when X

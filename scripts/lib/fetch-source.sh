@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# fetch-source.sh PACKAGE DEST: download and unpack Debian's source package
+# lib/fetch-source.sh PACKAGE DEST: download and unpack Debian's source package
 # PACKAGE (the version apt offers for bookworm) into DEST with
-# `apt-get source`, the way scripts/fetch-uboot.sh fetches U-Boot. DEST/dsc
+# `apt-get source`, the way scripts/uboot/fetch.sh fetches U-Boot. DEST/dsc
 # gets the .dsc's path, DEST/version the version, DEST/src the unpacked
 # tree (Debian's patches applied by dpkg-source). Nothing is downloaded or
 # unpacked again when DEST/src is already there for that version.
-# The default sources have no deb-src entry: as root, lib.sh's
+# The default sources have no deb-src entry: as root, lib/common.sh's
 # deb_src_ready adds /etc/apt/sources.list.d/board-deb-src.sources (the
 # same file as for U-Boot) and runs apt-get update once.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/common.sh"
 [ $# -eq 2 ] || die "usage: $0 PACKAGE DEST"
 pkg=$1
 dest=$2

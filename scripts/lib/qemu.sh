@@ -36,7 +36,7 @@ UBOOT_TEXT_BASE=0x60800000
 
 qemu_cmd() {
 	local top variant ram port gport kernel initrd dtb bootargs boot nic uboot sdcard tftpdir loader
-	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	variant=${VARIANT:-tiny}
 	ram=${RAM:-32}
 	port=${PORT:-8080}

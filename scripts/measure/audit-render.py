@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""measure-audit-render.py AUDIT_ENV OUT_PREFIX: add the audit fragment's
-saving (scripts/measure-audit.sh's key=value lines) to measure-ram's report:
+"""measure/audit-render.py AUDIT_ENV OUT_PREFIX: add the audit fragment's
+saving (scripts/measure/audit.sh's key=value lines) to measure-ram's report:
 a section printed on the terminal and appended to OUT_PREFIX.md, and an
 "audit" object in OUT_PREFIX.json (keys: options, zimage_tiny, zimage_audit,
 text_tiny, text_audit, bloat_delta, bloat_line, largest_removed, served,
 mem_available_k, app_free_k)."""
-from report import load_env, main, num, update_json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from report import load_env, main, num, update_json  # noqa: E402
 
 
 def render(env, out):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-bloat.sh KSRC OLD_VMLINUX NEW_VMLINUX OUT_TXT [TOP_N]
+# measure/bloat.sh KSRC OLD_VMLINUX NEW_VMLINUX OUT_TXT [TOP_N]
 #
 # Runs the kernel's own scripts/bloat-o-meter (from KSRC) between two ARM
 # vmlinux files, keeps its full output in OUT_TXT, and prints key=value lines:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-boot.sh VARIANT RAM NAME [SERVES]
+# measure/boot.sh VARIANT RAM NAME [SERVES]
 #
 # Boots one board once at -m RAM (MiB, fractions such as 7.5 are fine, or
 # KiB with a K suffix: 6920K), waits for the program's ready line, types
@@ -41,7 +41,7 @@ case $VARIANT in tiny | base | audit | vexpress | vexpress-trim) ;; *) echo "mea
 clients=${MEASURE_CLIENTS:-0}
 [[ $clients =~ ^[0-9]+$ ]] || { echo "measure-boot: bad MEASURE_CLIENTS '$clients'" >&2; exit 2; }
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BOOTARGS_EXTRA=${MEASURE_BOOTARGS:-}
 export TOP VARIANT RAM BOOTARGS_EXTRA
 QEMU_TIMEOUT=${MEASURE_BOOT_LIMIT:-$((240 + 5 * clients))}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# config-normalize.sh FILE: a kernel .config as "CONFIG_X=value" lines,
+# measure/config-normalize.sh FILE: a kernel .config as "CONFIG_X=value" lines,
 # sorted and unique, with "# CONFIG_X is not set" as CONFIG_X=n. Comments
 # and blank lines are dropped, so two configs compare with cmp, comm or diff.
 set -eu -o pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-config.sh TINY_CONFIG BASE_CONFIG
+# measure/config.sh TINY_CONFIG BASE_CONFIG
 #
 # The guard of measure-ram: the two kernels may differ in CONFIG_SYSCALL_SPLICE
 # only (tiny: not set, base: =y). Comments and blank lines are ignored; a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-minram.sh VARIANT [LO HI FINE]
+# measure/minram.sh VARIANT [LO HI FINE]
 #
 # The smallest -m at which the board boots and serves MEASURE_MIN_CLIENTS
 # (default 64) clients fetching test.bin at once, every copy with a matching
@@ -19,7 +19,7 @@
 #   min_ram_step_k=S     the finest step tried (KiB)
 #   min_ram_unstable=... sizes (KiB) whose two boots disagreed
 #   min_ram_probes=...   every size tried (KiB) with its two results, in order
-# Each boot: scripts/measure-boot.sh, console in
+# Each boot: scripts/measure/boot.sh, console in
 # build/logs/qemu/$MEASURE_LOGS-min-VARIANT-SIZEK-RUN.log (default measure).
 set -u
 [ $# -ge 1 ] || { echo "usage: $0 VARIANT [LO HI FINE]" >&2; exit 2; }
@@ -35,9 +35,9 @@ probes=() unstable=()
 # probe KIB: 0 when both boots (side by side) served.
 probe() {
 	local k=$1 r1 r2
-	MEASURE_CLIENTS=$clients "$here/measure-boot.sh" "$v" "${k}K" "$tag-min-$v-${k}K-1" 0 >"$tmp/b1" &
+	MEASURE_CLIENTS=$clients "$here/boot.sh" "$v" "${k}K" "$tag-min-$v-${k}K-1" 0 >"$tmp/b1" &
 	local p1=$!
-	MEASURE_CLIENTS=$clients "$here/measure-boot.sh" "$v" "${k}K" "$tag-min-$v-${k}K-2" 0 >"$tmp/b2"
+	MEASURE_CLIENTS=$clients "$here/boot.sh" "$v" "${k}K" "$tag-min-$v-${k}K-2" 0 >"$tmp/b2"
 	r2=$?
 	wait "$p1" && r1=pass || r1=fail
 	[ "$r2" = 0 ] && r2=pass || r2=fail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-options.sh FROM_DIR FRAGMENT WORK: what each option of FRAGMENT
+# measure/options.sh FROM_DIR FRAGMENT WORK: what each option of FRAGMENT
 # saves, from one kernel build per option.
 #
 # FROM_DIR is a kernel build folder with its vmlinux built (the stock
@@ -33,8 +33,8 @@ set -eu -o pipefail
 from=$(realpath "$1") frag=$(realpath "$2") work=$(realpath -m "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$here/.." && pwd)
-# shellcheck source=scripts/kbuild-env.sh
-. "$here/kbuild-env.sh"
+# shellcheck source=scripts/lib/kbuild.sh
+. "$here/../lib/kbuild.sh"
 logs=$TOP/build/logs/${MEASURE_LOGS:-measure-stock}
 size=${CROSS_COMPILE}size
 [ -f "$from/vmlinux" ] || { echo "measure-options: no $from/vmlinux" >&2; exit 2; }
@@ -92,7 +92,7 @@ while [ ${#queue[@]} -gt 0 ]; do
 	fi
 	measured+=("$o")
 	echo "option_${o}_held=$held"
-	"$here/measure-bloat.sh" "$KSRC" "$work/prev.vmlinux" "$chain/vmlinux" \
+	"$here/bloat.sh" "$KSRC" "$work/prev.vmlinux" "$chain/vmlinux" \
 		"$work/option-$o.bloat.txt" 3 2>/dev/null |
 		sed -n "s/^bloat_delta=/option_${o}_delta=/p; s/^bloat_line=/option_${o}_line=/p"
 	echo "option_${o}_text=$("$size" -B "$chain/vmlinux" | awk 'NR == 2 { print $1 }')"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# measure-ram.sh: what compiling out the splice family saves on the board,
+# measure/ram.sh: what compiling out the splice family saves on the board,
 # base (CONFIG_SYSCALL_SPLICE=y) against tiny (not set), side by side.
 # `make measure-ram` builds both boards first and then runs this.
 #
 #   1. config  the two .config files may differ in CONFIG_SYSCALL_SPLICE only
-#              (scripts/measure-config.sh); anything else: no report, exit 1
+#              (scripts/measure/config.sh); anything else: no report, exit 1
 #   2. sizes   vmlinux text/data/bss, Image, zImage, uImage, initramfs
 #   3. bloat   the kernel's scripts/bloat-o-meter, base -> tiny
 #   4. boot    each board twice at -m MEASURE_RAM: the Memory: line, the
@@ -16,10 +16,10 @@
 #              after boot, after sequential fetches and at the lowest while
 #              MEASURE_LOAD_CLIENTS fetch at once, server CPU per MiB,
 #              throughput, smallest RAM for the mmap fallback
-#              (scripts/measure-serve.sh; MEASURE_SERVE=0 skips it)
+#              (scripts/measure/serve.sh; MEASURE_SERVE=0 skips it)
 #   7. report  table on the terminal, MEASURE_OUT.md/.json/.svg
 #   8. audit   with AUDIT=1 (`make measure-ram AUDIT=1`): what the fragment
-#              of `make audit` saves on top of tiny (scripts/measure-audit.sh),
+#              of `make audit` saves on top of tiny (scripts/measure/audit.sh),
 #              added to the report as its own section and JSON "audit" key
 #
 # Settings (environment):
@@ -37,9 +37,9 @@
 # Exit status: 0 report written; 1 refused (configs) or a step failed, or a
 # board did not serve at -m MEASURE_RAM (the report is still written).
 set -eu -o pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-here=$TOP/scripts
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+here=$TOP/scripts/measure
 
 ram=${MEASURE_RAM:-32}
 serves=${MEASURE_SERVES:-3}
@@ -65,16 +65,16 @@ echo "measure-ram: base (splice=y) against tiny (splice=n); logs in build/logs/$
 prefix() { sed "s/^/$1/"; }
 
 do_config() {
-	"$here/measure-config.sh" "$tiny_cfg" "$base_cfg" | tee "$work/config.env"
+	"$here/config.sh" "$tiny_cfg" "$base_cfg" | tee "$work/config.env"
 }
 do_sizes() {
 	local v
 	for v in base tiny; do
-		"$here/measure-sizes.sh" "$v" | prefix "$v." | tee -a "$work/sizes.env" || return
+		"$here/sizes.sh" "$v" | prefix "$v." | tee -a "$work/sizes.env" || return
 	done
 }
 do_bloat() {
-	"$here/measure-bloat.sh" "$TOP/build/linux-6.1" "$TOP/build/kernel-base/vmlinux" \
+	"$here/bloat.sh" "$TOP/build/linux-6.1" "$TOP/build/kernel-base/vmlinux" \
 		"$TOP/build/kernel-tiny/vmlinux" "$work/bloat-o-meter.txt" | tee "$work/bloat.env"
 }
 # (phase runs these inside an "if": set -e is off there, hence the returns.)
@@ -85,7 +85,7 @@ do_boot() {
 	for v in base tiny; do
 		for r in 1 2; do
 			echo "-- $v run $r at -m ${ram}M"
-			if ! "$here/measure-boot.sh" "$v" "$ram" "$lg-$v-run$r" "$serves" >"$work/boot-$v-$r.env"; then
+			if ! "$here/boot.sh" "$v" "$ram" "$lg-$v-run$r" "$serves" >"$work/boot-$v-$r.env"; then
 				echo "$v run $r did not serve at -m ${ram}M: $(sed -n 's/^reason=//p' "$work/boot-$v-$r.env")" >>"$work/failures"
 			fi
 			prefix "$v.run$r." <"$work/boot-$v-$r.env" | tee -a "$work/boot.env" || return
@@ -96,7 +96,7 @@ do_minram() {
 	local v
 	for v in base tiny; do
 		echo "-- $v: $min_clients clients at once; bisection between $lo and $hi MiB, then steps of $fine KiB"
-		MEASURE_LOGS=$lg "$here/measure-minram.sh" "$v" "$lo" "$hi" "$fine" | prefix "$v." | tee -a "$work/minram.env" || return
+		MEASURE_LOGS=$lg "$here/minram.sh" "$v" "$lo" "$hi" "$fine" | prefix "$v." | tee -a "$work/minram.env" || return
 	done
 }
 
@@ -105,7 +105,7 @@ phase sizes "$lg/sizes" do_sizes
 phase bloat "$lg/bloat" do_bloat
 phase boot "$lg/boot" do_boot
 do_serve() {
-	"$here/measure-serve.sh" "$ram" "$serves" "$load_clients" "$work" "$lg" | tee "$work/serve.env" ||
+	"$here/serve.sh" "$ram" "$serves" "$load_clients" "$work" "$lg" | tee "$work/serve.env" ||
 		echo "a serving measurement did not serve at -m ${ram}M (see build/logs/$lg/serve.log)" >>"$work/failures"
 }
 
@@ -133,14 +133,14 @@ kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	fi
 } >"$data"
 
-"$here/measure-render.py" "$data" "$out" | tee "$LOGS/$lg/report.log"
+"$here/render.py" "$data" "$out" | tee "$LOGS/$lg/report.log"
 if [ -s "$work/serve.env" ]; then
-	"$here/measure-serve-render.py" "$data" "$out" | tee -a "$LOGS/$lg/report.log"
+	"$here/serve-render.py" "$data" "$out" | tee -a "$LOGS/$lg/report.log"
 fi
 if [ "${AUDIT:-}" = 1 ]; then
 	phase audit "$lg/audit" sh -c '"$1" "$2" "$3" "$4" "$5" >"$4/audit.env"' _ \
-		"$here/measure-audit.sh" "$ram" "$serves" "$work" "$lg"
-	"$here/measure-audit-render.py" "$work/audit.env" "$out" | tee -a "$LOGS/$lg/report.log" ||
+		"$here/audit.sh" "$ram" "$serves" "$work" "$lg"
+	"$here/audit-render.py" "$work/audit.env" "$out" | tee -a "$LOGS/$lg/report.log" ||
 		echo "the audit board did not serve at -m ${ram}M" >>"$work/failures"
 fi
 echo "measure-ram: ${out#"$TOP"/}.md, .json, .svg"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""measure-render.py DATA OUT_PREFIX
+"""measure/render.py DATA OUT_PREFIX
 
 Turns the figures measure-ram collected (DATA: key=value lines) into the
 report: the table on stdout, OUT_PREFIX.md (the same table in Markdown,
@@ -11,14 +11,15 @@ DATA keys: date kernel_version series_applied config_sha256_{tiny,base}
 ram_mib serves; <v>.<size> (vmlinux_text ... initramfs); bloat_* and
 removed_N; <v>.run1.<boot figure> and <v>.run2.<boot figure>;
 <v>.min_ram_{k,status,step_k,unstable,probes}, min_clients; warning_N;
-the serving figures <way>.run<N>.* of serve_ways (measure-serve.sh).
+the serving figures <way>.run<N>.* of serve_ways (measure/serve.sh).
 Exit status 0; 2 on a usage error or a missing DATA.
 """
 import os
 import re
 import sys
 
-from report import commas, load_env, main, md_table, svg_chart, write_json
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from report import commas, load_env, main, md_table, svg_chart, write_json  # noqa: E402
 
 NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""measure-serve-render.py DATA OUT_PREFIX: the serving table of measure-ram.
+"""measure/serve-render.py DATA OUT_PREFIX: the serving table of measure-ram.
 
 DATA is measure-ram's data.env (key=value lines): the "<way>.run<N>.*"
-figures of scripts/measure-serve.sh, the min-ram figures of base, tiny and
+figures of scripts/measure/serve.sh, the min-ram figures of base, tiny and
 "<way>.min_ram_*", and the splice saving (tiny.run<N>.app_free_k against
 base's, bloat_delta). Prints the table on the terminal, appends it as a
 section to OUT_PREFIX.md and adds a "serving" object to OUT_PREFIX.json:
 {"ways": [...], "rows": {key: {label, unit, better, values: {way: [run1,
 run2]}, vs_base: {way: [min, max]}}}, "splice_saving": {...}, "targets": {...}}.
 """
-from report import load_env, main, md_table, num, update_json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from report import load_env, main, md_table, num, update_json  # noqa: E402
 
 MIB = 1024 * 1024
 LABELS = {

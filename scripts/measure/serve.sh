@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# measure-serve.sh RAM SERVES CLIENTS WORK LOGS
+# measure/serve.sh RAM SERVES CLIENTS WORK LOGS
 #
 # What each way of serving costs, side by side: the boards booted at -m RAM
 # MiB twice per way, test.bin fetched SERVES times one after the other and
-# then by CLIENTS clients at once (scripts/measure-boot.sh), and, for the
+# then by CLIENTS clients at once (scripts/measure/boot.sh), and, for the
 # ways named in MEASURE_SERVE_MINRAM (default "tiny-mmap"), the smallest RAM
-# serving MEASURE_MIN_CLIENTS clients at once (scripts/measure-minram.sh;
+# serving MEASURE_MIN_CLIENTS clients at once (scripts/measure/minram.sh;
 # base and tiny-read come from measure-ram's own min-ram phase).
 #
 # The ways (name variant kernel-command-line-words):
@@ -32,7 +32,7 @@ for w in "${ways[@]}"; do
 	for r in 1 2; do
 		echo "-- $w run $r at -m ${ram}M: $serves fetches, then $clients at once" >&2
 		MEASURE_CLIENTS=$clients MEASURE_BOOTARGS=${args[$w]} \
-			"$here/measure-boot.sh" "${variant[$w]}" "$ram" "$lg-serve-$w-run$r" "$serves" \
+			"$here/boot.sh" "${variant[$w]}" "$ram" "$lg-serve-$w-run$r" "$serves" \
 			>"$work/serve-$w-$r.env" || rc=1
 		sed "s/^/$w.run$r./" "$work/serve-$w-$r.env"
 	done
@@ -40,7 +40,7 @@ done
 for w in $minram_ways; do
 	echo "-- $w: smallest RAM serving ${MEASURE_MIN_CLIENTS:-64} clients" >&2
 	MEASURE_BOOTARGS=${args[$w]} MEASURE_TAG=$w MEASURE_LOGS=$lg \
-		"$here/measure-minram.sh" "${variant[$w]}" "${MEASURE_MIN_LO:-4}" "${MEASURE_MIN_HI:-16}" \
+		"$here/minram.sh" "${variant[$w]}" "${MEASURE_MIN_LO:-4}" "${MEASURE_MIN_HI:-16}" \
 		"${MEASURE_MIN_FINE:-8}" | sed "s/^/$w./"
 done
 exit "$rc"

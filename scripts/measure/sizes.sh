@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-sizes.sh VARIANT
+# measure/sizes.sh VARIANT
 #
 # The sizes of one board's build outputs, as key=value lines (bytes):
 #   vmlinux_text vmlinux_data vmlinux_bss   (<cross>size, Berkeley format)
@@ -8,7 +8,7 @@
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 VARIANT" >&2; exit 2; }
 v=$1
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 size=${CROSS_COMPILE:-arm-linux-gnueabi-}size
 command -v "$size" >/dev/null || { echo "measure-sizes: $size not found" >&2; exit 2; }
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""measure-stock-render.py DATA_ENV OUT_PREFIX: the report of
-scripts/measure-stock.sh (its key=value DATA_ENV): the stock kernel
+"""measure/stock-render.py DATA_ENV OUT_PREFIX: the report of
+scripts/measure/stock.sh (its key=value DATA_ENV): the stock kernel
 (vexpress_defconfig + EXPERT) against the same with the audit fragment, and
 what each option of the fragment saves. Prints the report, writes
 OUT_PREFIX.md and OUT_PREFIX.json. Exit status 0, or 1 when a board did not
 serve or the per-option figures do not add up to the whole."""
-from report import load_env, main, num, write_json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from report import load_env, main, num, write_json  # noqa: E402
 
 BOARDS = (("vexpress", "stock"), ("vexpress_trim", "trimmed"))
 ROWS = (  # (label, key under each board, unit, +1: more is better)

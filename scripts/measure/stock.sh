@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-stock.sh: the audit of init on the kernel users start from, measured
+# measure/stock.sh: the audit of init on the kernel users start from, measured
 # (`make measure-audit BASE=vexpress`): the stock kernel (vexpress_defconfig
 # with EXPERT=y, the series applied; images/vexpress) against the same with
 # the fragment of `make audit BASE=vexpress` (images/vexpress-trim), with the
@@ -10,13 +10,13 @@
 #   2. sizes    vmlinux text/data/bss, Image, zImage, uImage
 #   3. bloat    bloat-o-meter, stock -> trimmed
 #   4. options  what each option saves, one build per option
-#               (scripts/measure-options.sh); the chain must end in the
+#               (scripts/measure/options.sh); the chain must end in the
 #               trimmed .config
 #   5. boot     each board once at -m MEASURE_RAM: the Memory: line, free RAM
 #               after boot, test.bin fetched MEASURE_SERVES times
 #   6. min-ram  the smallest -m that boots and serves MEASURE_MIN_CLIENTS
-#               clients at once (scripts/measure-minram.sh)
-#   7. report   MEASURE_OUT.md and .json (scripts/measure-stock-render.py)
+#               clients at once (scripts/measure/minram.sh)
+#   7. report   MEASURE_OUT.md and .json (scripts/measure/stock-render.py)
 #
 # Settings (environment): MEASURE_RAM=64 (MiB; the stock kernel prints
 # nothing at 32 under QEMU's loader), MEASURE_SERVES=3,
@@ -28,9 +28,9 @@
 # Logs: build/logs/measure-stock/. Exit status 0 report written; 1 a step
 # failed or a board did not serve (the report is still written then).
 set -eu -o pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-here=$TOP/scripts
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+here=$TOP/scripts/measure
 
 ram=${MEASURE_RAM:-64}
 serves=${MEASURE_SERVES:-3}
@@ -55,7 +55,7 @@ rm -f "$out.md" "$out.json"
 echo "measure-stock: vexpress_defconfig (stock) against stock + the audit fragment; logs in build/logs/$lg/"
 
 do_config() {
-	"$here/config-holds.sh" "$trim/.config" "$frag" || return
+	"$here/../lib/config-holds.sh" "$trim/.config" "$frag" || return
 	echo "fragment_options=$(sed -n 's/^# CONFIG_\(.*\) is not set$/\1/p' "$frag" | tr '\n' ' ' | sed 's/ $//')"
 	"$here/config-normalize.sh" "$stock/.config" >"$work/stock.cfg"
 	"$here/config-normalize.sh" "$trim/.config" >"$work/trim.cfg"
@@ -73,11 +73,11 @@ do_config() {
 do_sizes() {
 	local v
 	for v in vexpress vexpress-trim; do
-		"$here/measure-sizes.sh" "$v" | sed "s/^/${v//-/_}./" || return
+		"$here/sizes.sh" "$v" | sed "s/^/${v//-/_}./" || return
 	done
 }
 do_bloat() {
-	"$here/measure-bloat.sh" "$TOP/build/linux-6.1" "$stock/vmlinux" "$trim/vmlinux" \
+	"$here/bloat.sh" "$TOP/build/linux-6.1" "$stock/vmlinux" "$trim/vmlinux" \
 		"$work/bloat-o-meter.txt" 10
 }
 do_options() {
@@ -86,7 +86,7 @@ do_options() {
 		# chain folder must still be there): an hour of builds not redone.
 		cp "$MEASURE_OPTIONS_FROM" "$work/options.raw"
 	else
-		"$here/measure-options.sh" "$stock" "$frag" "$work/options" >"$work/options.raw" || return
+		"$here/options.sh" "$stock" "$frag" "$work/options" >"$work/options.raw" || return
 	fi
 	cat "$work/options.raw"
 	local last
@@ -102,7 +102,7 @@ do_boot() {
 	local v
 	for v in vexpress vexpress-trim; do
 		echo "-- $v at -m ${ram}M"
-		"$here/measure-boot.sh" "$v" "$ram" "$lg-$v" "$serves" >"$work/boot-$v.env" ||
+		"$here/boot.sh" "$v" "$ram" "$lg-$v" "$serves" >"$work/boot-$v.env" ||
 			echo "$v did not serve at -m ${ram}M: $(sed -n 's/^reason=//p' "$work/boot-$v.env")" >>"$work/failures"
 		sed "s/^/${v//-/_}.boot./" "$work/boot-$v.env"
 	done
@@ -111,7 +111,7 @@ do_minram() {
 	local v
 	for v in vexpress vexpress-trim; do
 		echo "-- $v: $MEASURE_MIN_CLIENTS clients at once; bisection between $lo and $hi MiB, then steps of $fine KiB"
-		"$here/measure-minram.sh" "$v" "$lo" "$hi" "$fine" | sed "s/^/${v//-/_}./" || return
+		"$here/minram.sh" "$v" "$lo" "$hi" "$fine" | sed "s/^/${v//-/_}./" || return
 	done
 }
 
@@ -146,6 +146,6 @@ step minram || true
 	done
 	[ ! -f "$work/failures" ] || awk '{ print "warning_" NR "=" $0 }' "$work/failures"
 } >"$data"
-"$here/measure-stock-render.py" "$data" "$out" | tee "$LOGS/$lg/report.log"
+"$here/stock-render.py" "$data" "$out" | tee "$LOGS/$lg/report.log"
 echo "measure-stock: ${out#"$TOP"/}.md, .json"
 [ ! -f "$work/failures" ] || die "measure-stock: $(wc -l <"$work/failures") step(s) failed (see the warnings above)"

@@ -27,15 +27,15 @@
 #               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
 #   w1          the same files at W=1, patched =n against pristine: no new
 #               warnings (warning text compared with line numbers removed)
-#   size        bloat-o-meter figures (scripts/check-series-size.sh)
+#   size        bloat-o-meter figures (scripts/series/size.sh)
 #
 # Everything is built out of tree in build/check-series/<name>/ (kept
 # between runs; ccache makes rebuilds of a fresh extract cheap), full logs
 # in build/logs/check-series/. Prints a summary table; exits 1 if any stage
 # failed, 2 on a usage or setup error.
 set -eu
-# shellcheck source=scripts/check-series-lib.sh
-. "$(dirname "$0")/check-series-lib.sh"
+# shellcheck source=scripts/series/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1 size"
 CHECKS=${CHECKS:-$ALL_CHECKS}
@@ -373,7 +373,7 @@ stage_w1() {
 		echo "  allmodconfig $arch pristine: compiling ${#files[@]} files at W=1"
 		compile_files "$PRISTINE" "$arch" "$o" 1 "allmod-$arch-pristine-files" "${files[@]}" >/dev/null
 		rc=0
-		"$TOP/scripts/check-series-warnings.sh" \
+		"$TOP/scripts/series/warnings.sh" \
 			"$CS_LOGS/allmod-$arch-pristine-files.log" "$PRISTINE" \
 			"$CS_LOGS/allmod-$arch-n-files.log" "$TREE" \
 			>"$CS_LOGS/w1-$arch.new" || rc=$?
@@ -389,7 +389,7 @@ stage_w1() {
 
 stage_size() {
 	local t=$SECONDS rc=0
-	"$TOP/scripts/check-series-size.sh" "$SIZES" >"$CS_LOGS/size.txt" 2>&1 || rc=$?
+	"$TOP/scripts/series/size.sh" "$SIZES" >"$CS_LOGS/size.txt" 2>&1 || rc=$?
 	sed 's/^/  /' "$CS_LOGS/size.txt"
 	case $rc in
 	0) record size PASS $((SECONDS - t)) "targets met (${CS_LOGS#"$TOP"/}/size.txt)" ;;
@@ -413,7 +413,7 @@ main() {
 	for c in x86 x86def allmod w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
 	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
 	# the board's packages too: linux-source-6.1 holds the tarball
-	EXTRA_PKGS="$pkgs" "$TOP/scripts/deps.sh" ||
+	EXTRA_PKGS="$pkgs" "$TOP/scripts/board/deps.sh" ||
 		cs_die "missing packages for the selected checks (see above)"
 	[ -f "$TARBALL" ] || cs_die "$TARBALL not found (Debian package linux-source-6.1)"
 

@@ -5,7 +5,7 @@
 #   - fresh extraction of the Debian kernel tarball
 #   - kernel make for ARM (ccache arm-linux-gnueabi-gcc) and x86_64 (ccache gcc)
 #   - setting CONFIG_SYSCALL_SPLICE in an O= folder and checking it took
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CS=${CS_DIR:-$TOP/build/check-series}
 CS_LOGS=$TOP/build/logs/check-series
 PATCH_DIR=${PATCH_DIR:-$TOP/kernel/patches}

@@ -9,8 +9,8 @@
 # "splice" or "sendfile" in its name left in the =n images.
 # Exit 0 targets met, 1 a target missed, 3 nothing to compare.
 set -eu
-# shellcheck source=scripts/check-series-lib.sh
-. "$(dirname "$0")/check-series-lib.sh"
+# shellcheck source=scripts/series/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=${1:?usage: check-series-size.sh SIZES-DIR}
 TINY_TARGET=${TINY_TARGET:-9000}
 X86_TARGET=${X86_TARGET:-8399}

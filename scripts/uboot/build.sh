@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# build-uboot.sh: configure and build U-Boot for the board in build/u-boot:
+# uboot/build.sh: configure and build U-Boot for the board in build/u-boot:
 # vexpress_ca9x4_defconfig plus uboot/vexpress-tiny.fragment, checked to
 # hold, then u-boot.bin. Reproducible: SOURCE_DATE_EPOCH fixes the version
 # string's date and time, and the build uses relative paths. Run by
 # mk/uboot.mk only when the source or the fragment changed. UBOOT_OUT
 # builds elsewhere (the reproducibility test), UBOOT_LOG names its logs.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 src=$TOP/build/u-boot-src
 out=${UBOOT_OUT:-$TOP/build/u-boot}
 frag=$TOP/uboot/vexpress-tiny.fragment
 log=${UBOOT_LOG:-uboot}
-[ -f "$src/.extracted" ] || die "$src missing: run scripts/extract-uboot.sh"
+[ -f "$src/.extracted" ] || die "$src missing: run scripts/uboot/extract.sh"
 
 export ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1704067200} # 2024-01-01 00:00 UTC
@@ -26,7 +26,7 @@ phase configure "$log-configure" sh -c '
 	"$@" vexpress_ca9x4_defconfig &&
 	"$0/scripts/kconfig/merge_config.sh" -m -O "'"$out"'" "'"$out"'/.config" "'"$frag"'" &&
 	"$@" olddefconfig' "$src" "${umake[@]}"
-"$TOP/scripts/config-holds.sh" "$out/.config" "$frag" ||
+"$TOP/scripts/lib/config-holds.sh" "$out/.config" "$frag" ||
 	die "uboot/vexpress-tiny.fragment does not hold in $out/.config"
 phase build "$log-build" "${umake[@]}" u-boot.bin
 touch "$out/u-boot.bin"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fetch-uboot.sh: download Debian's source package u-boot, the version in
+# uboot/fetch.sh: download Debian's source package u-boot, the version in
 # uboot/debian-version, into build/downloads/u-boot with
 # `apt-get source --download-only`, and write the .dsc's path to
 # build/downloads/u-boot/dsc. The default sources have no deb-src entry:
@@ -9,7 +9,7 @@
 # longer has that version (a newer security update replaced it), the
 # version it has is used, and a line says so.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 version=$(cat "$TOP/uboot/debian-version")
 dl=$TOP/build/downloads/u-boot
 mkdir -p "$dl"

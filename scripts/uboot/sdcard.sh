@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# mk-sdcard.sh OUT.img FILE...: an SD card image without root: an MBR with
+# uboot/sdcard.sh OUT.img FILE...: an SD card image without root: an MBR with
 # one bootable FAT16 partition (type e, from 1 MiB) labelled BOOT, holding
 # FILE... in its root folder. SDCARD_MIB sets the card's size (default 16;
 # QEMU wants a power of two). Reproducible: fixed disk id, volume serial
 # and file times (SOURCE_DATE_EPOCH).
 set -eu
-out=${1:?usage: mk-sdcard.sh OUT.img FILE...}
+out=${1:?usage: uboot/sdcard.sh OUT.img FILE...}
 shift
 mib=${SDCARD_MIB:-16}
 tmp=$out.tmp

@@ -2,9 +2,9 @@
 # timeout: 1500
 # The audit on programs nobody here wrote (issue 21): each program of
 # tests/audit/corpus.txt, built static for ARM with musl from its Debian
-# source package (scripts/build-corpus.sh, cached), runs under
-# `qemu-arm -strace` doing real work (scripts/corpus-trace.sh checks the
-# work: bytes by sha256, status codes), then scripts/corpus-check.py audits
+# source package (scripts/corpus/build.sh, cached), runs under
+# `qemu-arm -strace` doing real work (scripts/corpus/trace.sh checks the
+# work: bytes by sha256, status codes), then scripts/corpus/check.py audits
 # it against the kernel users start from (vexpress_defconfig + EXPERT, the
 # series applied: CONFIG_SYSCALL_SPLICE=y, MULTIUSER=y) and checks recall,
 # the splice verdict against the source's ground truth, and the fragment.
@@ -21,14 +21,14 @@ echo "1..$(($(echo "$names" | wc -w) * 4))"
 for f in "$config" build/linux-6.1/arch/arm/tools/syscall.tbl build/rootfs/srv/test.bin; do
 	[ -f "$f" ] || { echo "missing $f (make test-audit builds it)"; exit 1; }
 done
-if ! scripts/build-corpus.sh; then
+if ! scripts/corpus/build.sh; then
 	for n in $names; do not_ok "$n: built from its Debian source package"; done
 	exit 1
 fi
 traced=()
 for n in $names; do
 	rm -f "build/corpus-trace/$n.strace"
-	if scripts/corpus-trace.sh "$n" build/corpus-trace; then
+	if scripts/corpus/trace.sh "$n" build/corpus-trace; then
 		ok "$n: traced doing real work under qemu-arm -strace"
 		traced+=("$n")
 	else
@@ -37,5 +37,5 @@ for n in $names; do
 	fi
 done
 [ ${#traced[@]} -gt 0 ] || exit 1
-scripts/corpus-check.py "$truth" build/linux-6.1 "$config" build/corpus-trace \
+scripts/corpus/check.py "$truth" build/linux-6.1 "$config" build/corpus-trace \
 	build/corpus-audit "${traced[@]}"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # timeout: 900
-# Peers on the board (issue 21, item 5): scripts/peers.sh boots each HTTP
+# Peers on the board (issue 21, item 5): scripts/corpus/peers.sh boots each HTTP
 # server of the corpus (peers/servers.txt) and this project's init on
 # images/tiny (splice compiled out) and images/base, fetches test.bin,
-# hello.txt and a range, and scripts/peers-render.py writes images/peers.md
+# hello.txt and a range, and scripts/corpus/peers-render.py writes images/peers.md
 # and .json with the audit's verdict beside each result. This test asserts:
 #   - init serves every byte (sha256) on both boards;
 #   - BusyBox httpd, built with musl from Debian's source, serves every byte
@@ -19,7 +19,7 @@ set -u
 cd "$TOP" || exit 1
 servers=$(awk '!/^#/ && NF { print $1 }' peers/servers.txt)
 echo "1..$((4 + $(echo "$servers" | wc -w) + 2))"
-if ! scripts/peers.sh || ! scripts/peers-render.py; then
+if ! scripts/corpus/peers.sh || ! scripts/corpus/peers-render.py; then
 	echo "peers: the run failed"
 	exit 1
 fi

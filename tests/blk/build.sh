@@ -12,8 +12,8 @@
 # build/probe/selftests-arm/splice_family (make selftests-arm). Kernel
 # builds are niced and incremental, like the board's.
 set -eu
-. "$(dirname "$0")/../../scripts/lib.sh"
-. "$TOP/scripts/kbuild-env.sh"
+. "$(dirname "$0")/../../scripts/lib/common.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 
 out=$TOP/build/blk
 mkdir -p "$out"
@@ -29,7 +29,7 @@ for v in ${BLK_VARIANTS:-n y}; do
 	stamp=$k/.blk-config-inputs
 	inputs=$(cat "$TOP/kernel/configs/vexpress_tiny_defconfig" "$frag" "$TOP/build/linux-6.1/.patched" 2>/dev/null | sha256sum)
 	if [ ! -f "$k/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
-		KOUT=$k CONFIG_FRAGMENTS=$frag "$TOP/scripts/configure-kernel.sh" "$variant"
+		KOUT=$k CONFIG_FRAGMENTS=$frag "$TOP/scripts/board/configure.sh" "$variant"
 		echo "$inputs" >"$stamp"
 	fi
 	phase "blk-$v" "build-blk-$v" nice -n 19 "${KMAKE[@]}" O="$k" zImage
@@ -54,7 +54,7 @@ dir /proc 0555 0 0
 file /init $probe 0755 0 0
 file /splice_family $selftest 0755 0 0
 EOT
-"$TOP/scripts/mk-initramfs.sh" "$out/blk.list" "$out/blk"
+"$TOP/scripts/board/initramfs.sh" "$out/blk.list" "$out/blk"
 
 if [ ! -f "$out/sd.img" ]; then
 	rm -f "$out/sd.img.tmp"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The splice-family ENOSYS verdict of the static audit follows the data
-# (scripts/audit_flow.py, issue 21): three small C programs
+# (scripts/audit/audit_flow.py, issue 21): three small C programs
 # (tests/host/audit/*.c), each built static for ARM with musl twice, -O2 ARM
 # and -Os Thumb-2:
 #   nofallback.c  darkhttpd's pattern: `return sendfile(...)`, the caller
@@ -15,7 +15,7 @@
 echo "1..10"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-enosys.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-audit=$TOP/scripts/audit-syscalls.py
+audit=$TOP/scripts/audit/syscalls.py
 src=$TOP/tests/host/audit
 specs=/usr/lib/arm-linux-musleabi/musl-gcc.specs
 KTREE=${KTREE:-$TOP/build/linux-6.1}
@@ -62,10 +62,10 @@ check "enosys: each program gets the same verdicts -O2 ARM and -Os Thumb-2" [ "$
 fragment_ok=0
 if [ -f "$KTREE/kernel/sys_ni.c" ] && [ -f "$CONFIG" ]; then
 	{ cat "$CONFIG"; echo CONFIG_SYSCALL_SPLICE=y; } >"$tmp/splice.config"
-	python3 "$TOP/scripts/audit-kmap.py" "$KTREE" --config "$tmp/splice.config" >"$tmp/kmap.json" &&
-		python3 "$TOP/scripts/audit-report.py" "$tmp/kmap.json" "$tmp/nofallback-Os.json" \
+	python3 "$TOP/scripts/audit/kmap.py" "$KTREE" --config "$tmp/splice.config" >"$tmp/kmap.json" &&
+		python3 "$TOP/scripts/audit/report.py" "$tmp/kmap.json" "$tmp/nofallback-Os.json" \
 			"$tmp/nofallback.frag" >"$tmp/nofallback.report" &&
-		python3 "$TOP/scripts/audit-report.py" "$tmp/kmap.json" "$tmp/fallback-Os.json" \
+		python3 "$TOP/scripts/audit/report.py" "$tmp/kmap.json" "$tmp/fallback-Os.json" \
 			"$tmp/fallback.frag" >"$tmp/fallback.report" && fragment_ok=1
 	grep -A2 'splice family calls' "$tmp/nofallback.report" "$tmp/fallback.report"
 fi

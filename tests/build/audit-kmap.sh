@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/audit-kmap.py on the patched tree and the tiny board's .config:
+# scripts/audit/kmap.py on the patched tree and the tiny board's .config:
 # the splice family is one option (SYSCALL_SPLICE, off), a few well-known
 # syscalls map to their options, and every COND_SYSCALL entry point in the
 # ARM EABI table is reported as optional.
@@ -16,7 +16,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-kmap.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 json=$tmp/kmap.json
 export KTREE tmp
-nice "$TOP/scripts/audit-kmap.py" "$KTREE" --config "$CONFIG" >"$json"
+nice "$TOP/scripts/audit/kmap.py" "$KTREE" --config "$CONFIG" >"$json"
 check "audit-kmap: exits 0 with --config" test $? -eq 0
 
 # q EXPR: true when the Python expression EXPR holds; d is the JSON, s its
@@ -70,6 +70,6 @@ check "audit-kmap: sys_ni.c and syscall.tbl share 150+ entry points" \
 check "audit-kmap: every COND_SYSCALL entry point in the table is optional" \
 	q 'all(s[n.strip()]["optional"] for n in open(env["tmp"] + "/want"))'
 
-nice "$TOP/scripts/audit-kmap.py" "$KTREE" >"$json"
+nice "$TOP/scripts/audit/kmap.py" "$KTREE" >"$json"
 check "audit-kmap: without --config every enabled is null" \
 	q 'all(r["enabled"] is None for r in list(s.values()) + list(f.values()))'

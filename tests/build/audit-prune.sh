@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Precision from the target kernel (scripts/audit_flow.py's Prune, through
+# Precision from the target kernel (scripts/audit/audit_flow.py's Prune, through
 # audit-syscalls.py --kmap): in init, musl's ENOSYS fallbacks after
 # clock_gettime64 (clock_gettime, gettimeofday) and statx (stat64, lstat64,
 # fstat64, fstatat64) are dead when the tiny config has the primary, and
@@ -12,10 +12,10 @@ trap 'rm -rf "$tmp"' EXIT
 KTREE=${KTREE:-$TOP/build/linux-6.1}
 CONFIG=${CONFIG:-$TOP/build/kernel-tiny/.config}
 init=$TOP/build/app/arm/init.unstripped
-audit=$TOP/scripts/audit-syscalls.py
+audit=$TOP/scripts/audit/syscalls.py
 pyq() { python3 -c "import json,sys; d=json.load(open('$1')); p=d['pruning']; sys.exit(0 if ($2) else 1)"; }
 
-python3 "$TOP/scripts/audit-kmap.py" "$KTREE" --config "$CONFIG" >"$tmp/kmap.json" &&
+python3 "$TOP/scripts/audit/kmap.py" "$KTREE" --config "$CONFIG" >"$tmp/kmap.json" &&
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 for n in ("clock_gettime64", "statx"):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reachability in the static syscall audit (scripts/audit-syscalls.py), on a
+# Reachability in the static syscall audit (scripts/audit/syscalls.py), on a
 # hand-written ELF (tests/host/audit/reach-cases.S): only svc sites in
 # functions reachable from the entry point count; a function called through
 # a pointer in a data object that reachable code references (also through a
@@ -10,7 +10,7 @@
 echo "1..8"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-reach.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-audit=$TOP/scripts/audit-syscalls.py
+audit=$TOP/scripts/audit/syscalls.py
 elf=$tmp/reach-cases
 pyq() { python3 -c "import json,sys; d=json.load(open('$1')); sys.exit(0 if ($2) else 1)"; }
 

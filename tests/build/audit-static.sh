@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# The static syscall audit (scripts/audit-syscalls.py, scripts/audit.sh):
+# The static syscall audit (scripts/audit/syscalls.py, scripts/audit/audit.sh):
 #   - a hand-written ELF (tests/host/audit/svc-cases.S) with one svc per way
 #     a number reaches r7: exact set of numbers, the OABI site flagged, the
 #     unresolvable site listed with its function, the wrapper found;
 #   - the init program: every site resolved, sendfile64 the only splice-family
 #     call, and both its calls fall back on ENOSYS (compare and branch
-#     found by following the result, scripts/audit_flow.py);
+#     found by following the result, scripts/audit/audit_flow.py);
 #   - BusyBox (stripped, glibc): audited, unresolved sites listed;
 #   - make audit's report and fragment for the init program.
 . "$(dirname "$0")/../lib/common.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-static.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-audit=$TOP/scripts/audit-syscalls.py
+audit=$TOP/scripts/audit/syscalls.py
 pyq() { python3 -c "import json,sys; d=json.load(open('$1')); sys.exit(0 if ($2) else 1)"; }
 
 # --- the hand-written cases ---
@@ -66,7 +66,7 @@ check "audit: busybox: over 300 svc sites, most resolved, the rest listed with a
 	pyq "$tmp/bb.json" "d['svc_sites'] > 300 and d['resolved_sites'] > 0.8 * d['svc_sites'] and all(s['addr'] and s['unresolved'] for s in d['unresolved'])"
 
 # --- make audit: report and fragment for init ---
-"$TOP/scripts/audit.sh" >"$tmp/audit.out" 2>&1 || { cat "$tmp/audit.out"; not_ok "audit: scripts/audit.sh runs"; }
+"$TOP/scripts/audit/audit.sh" >"$tmp/audit.out" 2>&1 || { cat "$tmp/audit.out"; not_ok "audit: scripts/audit/audit.sh runs"; }
 cat "$TOP/build/audit/report.txt"
 frag=$TOP/build/audit/audit.fragment
 check "audit: fragment proposes CONFIG_CROSS_MEMORY_ATTACH=n (process_vm_*, never called, on in tiny)" \

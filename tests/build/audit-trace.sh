@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The dynamic half of the syscall audit: scripts/audit-trace.sh records the
+# The dynamic half of the syscall audit: scripts/audit/trace.sh records the
 # syscalls init (sendfile and read/write runs, and a run as PID 1 with bad
 # input, stats and poweroff) and BusyBox really make under qemu-arm's strace.
 # Then recall: every traced name must be in the static set of
-# scripts/audit-syscalls.py --names ELF (the reachable set), of --all-sites,
+# scripts/audit/syscalls.py --names ELF (the reachable set), of --all-sites,
 # and of the set pruned for the tiny config (--kmap: dead ENOSYS fallbacks
 # and code after exit_group left out); precision is printed for each. qemu-arm
 # -strace does not log ARM private syscalls (0xf0000+, ARM_set_tls): they are
@@ -22,10 +22,10 @@ has() {
 	for n in "$@"; do grep -qx -- "$n" "$f" || return 1; done
 }
 
-# run PROGRAM: scripts/audit-trace.sh PROGRAM into $tmp, one case.
+# run PROGRAM: scripts/audit/trace.sh PROGRAM into $tmp, one case.
 run() {
 	local rc=0
-	"$TOP/scripts/audit-trace.sh" "$1" "$tmp" >"$tmp/$1.out" 2>&1 || rc=$?
+	"$TOP/scripts/audit/trace.sh" "$1" "$tmp" >"$tmp/$1.out" 2>&1 || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		ok "$1: audit-trace.sh exits 0"
 	else
@@ -39,7 +39,7 @@ run() {
 static() {
 	local prog=$1 elf=$2 set=$3 out=$tmp/$1.$3
 	shift 3
-	if ! python3 "$TOP/scripts/audit-syscalls.py" "$@" --names "$elf" >"$out.raw" 2>"$out.err"; then
+	if ! python3 "$TOP/scripts/audit/syscalls.py" "$@" --names "$elf" >"$out.raw" 2>"$out.err"; then
 		tail -n 5 "$out.err" | sed 's/^/  | /'
 		return 1
 	fi
@@ -121,7 +121,7 @@ check "busybox: the exec'd child of sh was traced too (a second log)" \
 # audit's set) and for every svc site (--all-sites, for comparison).
 init=$TOP/build/app/arm/init.unstripped bb=$TOP/build/busybox/bin/busybox
 kmap=$tmp/kmap.json
-python3 "$TOP/scripts/audit-kmap.py" "$TOP/build/linux-6.1" --config "$TOP/build/kernel-tiny/.config" \
+python3 "$TOP/scripts/audit/kmap.py" "$TOP/build/linux-6.1" --config "$TOP/build/kernel-tiny/.config" \
 	>"$kmap" 2>"$tmp/kmap.err" || tail -n 5 "$tmp/kmap.err"
 recall init "$init" reachable
 recall init "$init" all-sites --all-sites

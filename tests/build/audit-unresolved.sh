@@ -14,8 +14,8 @@
 echo "1..8"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-unresolved.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-audit=$TOP/scripts/audit-syscalls.py
-report=$TOP/scripts/audit-report.py
+audit=$TOP/scripts/audit/syscalls.py
+report=$TOP/scripts/audit/report.py
 specs=/usr/lib/arm-linux-musleabi/musl-gcc.specs
 KTREE=${KTREE:-$TOP/build/linux-6.1}
 CONFIG=${CONFIG:-$TOP/build/kernel-tiny/.config}
@@ -46,7 +46,7 @@ done
 kmap_ok=0
 if [ -f "$KTREE/kernel/sys_ni.c" ] && [ -f "$CONFIG" ]; then
 	{ cat "$CONFIG"; echo CONFIG_MULTIUSER=y; } >"$tmp/mu.config"
-	python3 "$TOP/scripts/audit-kmap.py" "$KTREE" --config "$tmp/mu.config" >"$tmp/kmap.json" &&
+	python3 "$TOP/scripts/audit/kmap.py" "$KTREE" --config "$tmp/mu.config" >"$tmp/kmap.json" &&
 		kmap_ok=1
 fi
 frags=1

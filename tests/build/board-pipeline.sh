@@ -21,7 +21,7 @@ cat >"$work/patches/0001-bogus.patch" <<'EOP'
  PATCHLEVEL = 1
 EOP
 echo 0001-bogus.patch >"$work/patches/series"
-out=$(PATCH_DIR=$work/patches KSRC_DEST=$work/linux "$TOP/scripts/extract-kernel.sh" 2>&1)
+out=$(PATCH_DIR=$work/patches KSRC_DEST=$work/linux "$TOP/scripts/board/extract.sh" 2>&1)
 rc=$?
 echo "$out"
 check "a patch that does not apply fails the build" test "$rc" -ne 0
@@ -29,7 +29,7 @@ check "the failure names the patch" grep -q "patch '0001-bogus.patch' does not a
 check "no half-patched tree is left behind" test ! -e "$work/linux" -a ! -e "$work/linux.new"
 
 echo 0002-missing.patch >"$work/patches/series"
-out=$(PATCH_DIR=$work/patches KSRC_DEST=$work/linux "$TOP/scripts/extract-kernel.sh" 2>&1)
+out=$(PATCH_DIR=$work/patches KSRC_DEST=$work/linux "$TOP/scripts/board/extract.sh" 2>&1)
 rc=$?
 echo "$out"
 check "a series entry without a file fails, naming it" \
@@ -38,18 +38,18 @@ check "a series entry without a file fails, naming it" \
 # --- the defconfig canonical check -------------------------------------
 cp "$TOP/kernel/configs/vexpress_tiny_defconfig" "$work/defconfig"
 echo CONFIG_PRINTK=y >>"$work/defconfig"   # a default: savedefconfig drops it
-out=$(DEFCONFIG=$work/defconfig KOUT=$work/kernel "$TOP/scripts/configure-kernel.sh" tiny 2>&1)
+out=$(DEFCONFIG=$work/defconfig KOUT=$work/kernel "$TOP/scripts/board/configure.sh" tiny 2>&1)
 rc=$?
 echo "$out"
 check "a non-canonical defconfig is rejected" test "$rc" -ne 0
 check "the rejection says why and how to fix it" grep -q "is not canonical.*defconfig-update" <<<"$out"
-out=$(KOUT=$work/kernel "$TOP/scripts/configure-kernel.sh" tiny 2>&1)
+out=$(KOUT=$work/kernel "$TOP/scripts/board/configure.sh" tiny 2>&1)
 rc=$?
 echo "$out"
 check "the committed defconfig is canonical" test "$rc" -eq 0
 
 # --- the defconfig is what the commented fragment makes --------------------
-if "$TOP/scripts/defconfig-update.sh" "$work/from-fragment" >"$work/dcu.log" 2>&1; then
+if "$TOP/scripts/board/defconfig-update.sh" "$work/from-fragment" >"$work/dcu.log" 2>&1; then
 	check "the committed defconfig is what tinyconfig + the fragment make" \
 		diff -u "$TOP/kernel/configs/vexpress_tiny_defconfig" "$work/from-fragment"
 else
@@ -64,7 +64,7 @@ echo "$out"
 check "make board with nothing changed does no work" test -z "$out"
 
 # --- reproducible: the same input in another folder, the same vmlinux ---
-. "$TOP/scripts/kbuild-env.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 mkdir -p "$work/repro"
 cp "$TOP/build/kernel-tiny/.config" "$work/repro/.config"
 if "${KMAKE[@]}" O="$work/repro" olddefconfig vmlinux >"$work/repro.log" 2>&1; then

@@ -12,7 +12,7 @@ work=$TOP/build/test-uboot
 rm -rf "$work"
 mkdir -p "$work"
 
-if UBOOT_OUT=$work/u-boot UBOOT_LOG=test-uboot "$TOP/scripts/build-uboot.sh" >"$work/build.log" 2>&1; then
+if UBOOT_OUT=$work/u-boot UBOOT_LOG=test-uboot "$TOP/scripts/uboot/build.sh" >"$work/build.log" 2>&1; then
 	check "U-Boot rebuilt in another folder is byte-identical" \
 		cmp "$work/u-boot/u-boot.bin" "$TOP/build/u-boot/u-boot.bin"
 else
@@ -20,11 +20,11 @@ else
 	not_ok "U-Boot rebuilt in another folder is byte-identical (build failed)"
 fi
 check "the fragment holds in U-Boot's .config" \
-	"$TOP/scripts/config-holds.sh" "$TOP/build/u-boot/.config" "$TOP/uboot/vexpress-tiny.fragment"
+	"$TOP/scripts/lib/config-holds.sh" "$TOP/build/u-boot/.config" "$TOP/uboot/vexpress-tiny.fragment"
 
 for v in tiny base; do
 	img=$TOP/images/$v
-	"$TOP/scripts/mk-sdcard.sh" "$work/sd-$v.img" \
+	"$TOP/scripts/uboot/sdcard.sh" "$work/sd-$v.img" \
 		"$img/uImage" "$img/uInitrd" "$img/vexpress-tiny.dtb" "$img/boot.scr"
 	check "$v: sdcard.img made again is byte-identical" cmp "$work/sd-$v.img" "$img/sdcard.img"
 	check "$v: sdcard.img has one bootable FAT16 (type e) partition at 1 MiB" \

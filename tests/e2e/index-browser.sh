@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/lib/qemu.sh"
 echo "1..9"
-EXTRA_PKGS=chromium "$TOP/scripts/deps.sh" >/dev/null || { not_ok "index: chromium installed"; exit 1; }
+EXTRA_PKGS=chromium "$TOP/scripts/board/deps.sh" >/dev/null || { not_ok "index: chromium installed"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/index-browser.XXXXXX")
 trap 'qemu_stop; rm -rf "$tmp"' EXIT
 srv=$TOP/build/rootfs/srv

@@ -25,7 +25,7 @@ kept >"$tmp/kept.before"
 AUDIT=1 MEASURE_OUT=$out MEASURE_WORK=$tmp/work MEASURE_LOGS=measure-test \
 	MEASURE_SERVES=1 MEASURE_MIN_LO=6 MEASURE_MIN_HI=8 MEASURE_MIN_FINE=0 \
 	MEASURE_MIN_CLIENTS=4 MEASURE_LOAD_CLIENTS=2 MEASURE_SERVE_MINRAM='' \
-	"$TOP/scripts/measure-ram.sh" >"$tmp/term" 2>&1
+	"$TOP/scripts/measure/ram.sh" >"$tmp/term" 2>&1
 rc=$?
 cat "$tmp/term"
 check "measure-ram: exits 0 on both kernels (got $rc)" [ "$rc" = 0 ]

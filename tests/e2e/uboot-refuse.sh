@@ -37,7 +37,7 @@ for v in ${VARIANTS:-tiny base}; do
 	d=$work/$v-flipped
 	uboot_files "$v" "$d"
 	flip_byte "$d/uImage" $((64 + 4096))
-	"$TOP/scripts/mk-sdcard.sh" "$d.img" "${UBOOT_FILES[@]/#/$d/}"
+	"$TOP/scripts/uboot/sdcard.sh" "$d.img" "${UBOOT_FILES[@]/#/$d/}"
 
 	export BOOT=sd SDCARD=$d.img
 	expect_refusal "uboot-flipped-sd-$v" "sd $v: a uImage with one flipped byte is refused (Bad Data CRC)" \
@@ -56,7 +56,7 @@ for v in ${VARIANTS:-tiny base}; do
 		m=$work/$v-no-$f
 		uboot_files "$v" "$m"
 		rm "$m/$f"
-		"$TOP/scripts/mk-sdcard.sh" "$m.img" "$m"/*
+		"$TOP/scripts/uboot/sdcard.sh" "$m.img" "$m"/*
 		export BOOT=sd SDCARD=$m.img
 		expect_refusal "uboot-missing-$f-sd-$v" \
 			"sd $v: $f missing from the card: U-Boot says \"Failed to load '$f'\"" \

@@ -13,8 +13,8 @@ set -u
 . "$TOP/tests/lib/app-host.sh"
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 if ! command -v lighttpd >/dev/null; then
-	EXTRA_PKGS=lighttpd "$TOP/scripts/deps.sh" >&2 ||
-		{ ok "peer: lighttpd # skip not installed (scripts/deps.sh needs root)"; exit 0; }
+	EXTRA_PKGS=lighttpd "$TOP/scripts/board/deps.sh" >&2 ||
+		{ ok "peer: lighttpd # skip not installed (scripts/board/deps.sh needs root)"; exit 0; }
 fi
 app_make_root "$APP_ROOT"
 : >"$APP_ROOT/.hidden"

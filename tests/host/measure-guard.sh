@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# measure-ram's .config guard (scripts/measure-config.sh), on synthetic
+# measure-ram's .config guard (scripts/measure/config.sh), on synthetic
 # config files in a temp folder: only CONFIG_SYSCALL_SPLICE may differ
 # (tiny: not set, base: =y). And measure-ram itself refuses such a pair
 # before it boots anything, leaving no report behind.
 . "$(dirname "$0")/../lib/common.sh"
-guard=$TOP/scripts/measure-config.sh
+guard=$TOP/scripts/measure/config.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-guard.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -72,7 +72,7 @@ check "guard: a missing file is a usage error (exit 2)" [ $? = 2 ]
 out=$tmp/report/measure-ram
 MEASURE_TINY_CONFIG=$tmp/tiny MEASURE_BASE_CONFIG=$tmp/base-procfs MEASURE_OUT=$out \
 	MEASURE_WORK=$tmp/work MEASURE_LOGS=measure-test-guard \
-	"$TOP/scripts/measure-ram.sh" >"$tmp/mr.out" 2>&1
+	"$TOP/scripts/measure/ram.sh" >"$tmp/mr.out" 2>&1
 rc=$?
 cat "$tmp/mr.out"
 check "measure-ram: refuses configs that differ in another symbol (exit $rc)" [ "$rc" -ne 0 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-ram's report (scripts/measure-render.sh) on synthetic figures, no
+# measure-ram's report (scripts/measure/render.py) on synthetic figures, no
 # boot: a series that saves something, a boot figure that differs between
 # the two runs, a pending figure. The JSON parses and holds every key, the
 # Markdown and terminal tables agree, the SVG is well-formed XML.
@@ -81,7 +81,7 @@ EOF
 	boot tiny 2 29840 1163 26560 ""
 } | grep -v '^$' >"$tmp/data.env"
 
-"$TOP/scripts/measure-render.sh" "$tmp/data.env" "$tmp/r" >"$tmp/term"
+"$TOP/scripts/measure/render.py" "$tmp/data.env" "$tmp/r" >"$tmp/term"
 rc=$?
 cat "$tmp/term"
 check "render: exits 0 (got $rc)" [ "$rc" = 0 ]
@@ -116,7 +116,7 @@ check "render: the SVG is well-formed XML with bars for both boards" \
 sed -e 's/^series_applied=true/series_applied=false/' -e 's/^tiny\.\(vmlinux\|image\|zimage\|uimage\)/IGNORED.&/' \
 	"$tmp/data.env" | grep -v '^IGNORED' >"$tmp/na.env"
 grep '^base\.\(vmlinux\|image\|zimage\|uimage\)' "$tmp/data.env" | sed 's/^base/tiny/' >>"$tmp/na.env"
-"$TOP/scripts/measure-render.sh" "$tmp/na.env" "$tmp/na" >"$tmp/na.term"
+"$TOP/scripts/measure/render.py" "$tmp/na.env" "$tmp/na" >"$tmp/na.term"
 check "render, series not applied: exits 0" [ $? = 0 ]
 check "render, series not applied: says so plainly" grep -q 'WARNING: the splice series is not applied' "$tmp/na.term"
 check "render, series not applied: series_applied=false in the JSON" \

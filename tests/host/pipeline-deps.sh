@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# scripts/deps.sh: silent and cheap when everything is installed; without
+# scripts/board/deps.sh: silent and cheap when everything is installed; without
 # root and with a package missing it stops and prints the exact apt-get line.
 . "$(dirname "$0")/../lib/common.sh"
 
-out=$("$TOP/scripts/deps.sh" 2>&1)
+out=$("$TOP/scripts/board/deps.sh" 2>&1)
 rc=$?
 echo "$out"
 check "all packages present: exit 0" test "$rc" -eq 0
@@ -13,7 +13,7 @@ check "all packages present: prints nothing" test -z "$out"
 missing=splice-free-board-no-such-package
 if command -v setpriv >/dev/null; then
 	out=$(EXTRA_PKGS=$missing setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$TOP/scripts/deps.sh" 2>&1)
+		"$TOP/scripts/board/deps.sh" 2>&1)
 	rc=$?
 	echo "$out"
 	check "missing package, not root: stops with status 1" test "$rc" -eq 1

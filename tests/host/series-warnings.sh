@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/check-series-warnings.sh, which decides "no new W=1 warnings" for
+# scripts/series/warnings.sh, which decides "no new W=1 warnings" for
 # make check-series: code that moved (other line numbers, other tree) is not
 # new, for gcc's FILE:LINE:COL and kernel-doc's FILE:LINE forms; a warning
 # the old log does not have, or has fewer times, is.
 . "$(dirname "$0")/../lib/common.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-warnings.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-cmp_logs() { "$TOP/scripts/check-series-warnings.sh" "$tmp/old.log" /a "$tmp/new.log" /b >"$tmp/out"; }
+cmp_logs() { "$TOP/scripts/series/warnings.sh" "$tmp/old.log" /a "$tmp/new.log" /b >"$tmp/out"; }
 
 cat >"$tmp/old.log" <<'LOG'
 /a/kernel/fork.c:169:13: warning: no previous prototype for 'x' [-Wmissing-prototypes]

@@ -14,7 +14,7 @@ check() {
 }
 
 # testfile_sha NAME: the sha256 of build/rootfs/srv/NAME, as
-# build/rootfs/SHA256SUMS (written by scripts/mk-testfiles.sh) gives it.
+# build/rootfs/SHA256SUMS (written by scripts/board/testfiles.sh) gives it.
 testfile_sha() {
 	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
 }

@@ -3,7 +3,7 @@
 # wait for lines, and make sure it is gone afterwards. Source after common.sh.
 #
 #   qemu_start NAME        boot with the current VARIANT/RAM/INITRD/... (see
-#                          scripts/qemu-cmd.sh); the console goes to
+#                          scripts/lib/qemu.sh); the console goes to
 #                          $TOP/build/logs/qemu/NAME.log, PORT is set to a free
 #                          127.0.0.1 port unless already set.
 #   qemu_spawn NAME CMD... the same for a command that runs QEMU itself
@@ -16,8 +16,8 @@
 # Every boot is bounded: QEMU runs under timeout(1) (QEMU_TIMEOUT, default 300 s).
 # shellcheck source=tests/lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-# shellcheck source=scripts/qemu-cmd.sh
-. "$TOP/scripts/qemu-cmd.sh"
+# shellcheck source=scripts/lib/qemu.sh
+. "$TOP/scripts/lib/qemu.sh"
 
 QEMU_PID=
 QEMU_LOG=

@@ -52,7 +52,7 @@ check "stock audit: every option is on in stock, visible, about syscalls, never 
 check "stock audit: init's families stay on in the trimmed kernel (NET, INET, MMU)" \
 	bash -c "grep -qx CONFIG_NET=y '$trim' && grep -qx CONFIG_INET=y '$trim' && grep -qx CONFIG_MMU=y '$trim'"
 check "stock audit: every line of the fragment holds in the trimmed .config" \
-	"$TOP/scripts/config-holds.sh" "$trim" "$frag"
+	"$TOP/scripts/lib/config-holds.sh" "$trim" "$frag"
 check "stock audit: options that do more than syscalls are left to a human (PRINTK)" \
 	bash -c "! grep -q PRINTK '$frag' && grep -q 'CONFIG_PRINTK .*decide by hand' '$a/report.txt'"
 check "stock audit: the trimmed kernel has splice compiled out, the stock one built in" \
