@@ -15,13 +15,11 @@
 # A syscall token that cannot be mapped to a table name is an error (exit 1).
 # Every step is bounded by a timeout; on failure the tail of the log is shown.
 set -eu
-# shellcheck source=tests/lib/common.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib/common.sh" # TOP, free_port, testfile_sha
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+DIE_PREFIX=audit-trace
+export TOP # as tests/lib.sh exported it when this script sourced it
 
-die() {
-	echo "audit-trace: $*" >&2
-	exit 1
-}
 
 [ $# -eq 2 ] || die "usage: $0 init|busybox OUTDIR"
 prog=$1
@@ -41,7 +39,7 @@ trap cleanup EXIT
 # fail LOG MESSAGE: show the tail of LOG, then die.
 fail() {
 	echo "audit-trace: last lines of $1:" >&2
-	tail -n 20 "$1" | sed 's/^/  | /' >&2
+	show_log "$1" >&2
 	die "$2"
 }
 

@@ -16,8 +16,10 @@
 # PEERS_BOARDS (default "tiny base") chooses the boards, PEERS_IMAGES (default
 # images/) the folder holding them.
 set -eu
-# shellcheck source=tests/lib/qemu.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib/qemu.sh"
+# shellcheck source=scripts/lib/qemu-session.sh
+. "$(dirname "$0")/../lib/qemu-session.sh"
+DIE_PREFIX=peers
+export TOP # as tests/lib.sh exported it when this script sourced it
 out=$TOP/build/peers
 images=${PEERS_IMAGES:-$TOP/images}
 mkdir -p "$out"
@@ -26,10 +28,6 @@ results=$out/results.jsonl
 : >"$results"
 export QEMU_TIMEOUT=240
 
-die() {
-	echo "peers: $*" >&2
-	exit 1
-}
 [ -x "$out/peer-init" ] || die "build/peers/peer-init missing (make peers)"
 [ -r "$srv/test.bin" ] || die "build/rootfs/srv missing (make board)"
 head -c 100000 "$srv/test.bin" | tail -c +1001 >"$out/range.want"

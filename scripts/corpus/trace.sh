@@ -13,13 +13,11 @@
 #   lua5.4      a script: strings, tables, files, os.*
 #   jimtcl      a script: strings, lists, files, clock, glob
 set -eu
-# shellcheck source=tests/lib/common.sh source-path=SCRIPTDIR/..
-. "$(dirname "$0")/../tests/lib/common.sh" # TOP, free_port, testfile_sha
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+DIE_PREFIX=corpus-trace
+export TOP # as tests/lib.sh exported it when this script sourced it
 
-die() {
-	echo "corpus-trace: $*" >&2
-	exit 1
-}
 [ $# -eq 2 ] || die "usage: $0 NAME OUTDIR"
 name=$1
 mkdir -p "$2"
@@ -44,7 +42,7 @@ trace=$out/$name.strace
 
 fail() {
 	echo "corpus-trace: last lines of $1:" >&2
-	tail -n 20 "$1" | sed 's/^/  | /' >&2
+	show_log "$1" >&2
 	die "$name: $2"
 }
 
@@ -62,12 +60,12 @@ run() {
 
 # serve LABEL CMD...: start a traced server in the background on $port.
 serve() {
-	local label=$1 i
+	local label=$1
 	shift
 	echo "# $name: $label" >>"$trace"
 	timeout 120 "$qemu" -strace -D "$tmp/srv.strace" "$@" >"$tmp/srv.out" 2>&1 </dev/null &
 	srv_pid=$!
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/hello.txt" && return 0
 		kill -0 "$srv_pid" 2>/dev/null || fail "$tmp/srv.out" "$label ended before serving"
 		sleep 0.2

@@ -1,6 +1,14 @@
 # shellcheck shell=bash
-# Shared by the pipeline scripts: one line per phase, full logs under
-# build/logs/, and the tail of the log with its path when a phase fails.
+# The one shell library of the scripts (tests use it too, through
+# tests/lib/common.sh): one line per phase, full logs under build/logs/,
+# and the tail of the log with its path when a phase fails.
+#   die MESSAGE...          "error: MESSAGE" on stderr, exit 1 (DIE_PREFIX
+#                           replaces "error", DIE_STATUS the status)
+#   phase NAME LOG CMD...   run CMD with its output in build/logs/LOG.log
+#   show_log FILE [N] [IN]  the last N lines (20) of FILE, each as IN"| "
+#   free_port               a free 127.0.0.1 TCP port
+#   testfile_sha NAME       sha256 of build/rootfs/srv/NAME
+#   deb_src_ready PKG       apt knows Debian's source package PKG
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LOGS=$TOP/build/logs
 mkdir -p "$LOGS"
@@ -10,8 +18,12 @@ mkdir -p "$LOGS"
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 
 die() {
-	echo "error: $*" >&2
-	exit 1
+	echo "${DIE_PREFIX:-error}: $*" >&2
+	exit "${DIE_STATUS:-1}"
+}
+
+show_log() {
+	tail -n "${2:-20}" "$1" | sed "s/^/${3:-  }| /"
 }
 
 # phase NAME LOGNAME COMMAND...: run COMMAND with its output in
@@ -22,11 +34,30 @@ phase() {
 	printf '  %-10s %s\n' "$name" "${log#"$TOP"/}"
 	if ! "$@" >"$log" 2>&1; then
 		echo "error: $name failed; last lines of ${log#"$TOP"/}:" >&2
-		tail -n 30 "$log" | sed 's/^/  | /' >&2
+		show_log "$log" 30 >&2
 		echo "error: full log: $log" >&2
 		exit 1
 	fi
 	printf '  %-10s done in %ss\n' "$name" $((SECONDS - start))
+}
+
+# testfile_sha NAME: the sha256 of build/rootfs/srv/NAME, as
+# build/rootfs/SHA256SUMS (written by scripts/board/testfiles.sh) gives it.
+testfile_sha() {
+	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
+}
+
+# free_port: print a 127.0.0.1 TCP port nobody listens on now.
+free_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
 }
 
 # deb_src_ready PKG: make sure apt knows Debian's source package PKG. As

@@ -3,10 +3,8 @@
 # kernel's make: cross compiler, reproducible build identity, ccache.
 export ARCH=arm
 export CROSS_COMPILE=arm-linux-gnueabi-
-export KBUILD_BUILD_TIMESTAMP='2024-01-01 00:00:00 UTC'
-export KBUILD_BUILD_USER=board
-export KBUILD_BUILD_HOST=board
-export KBUILD_BUILD_VERSION=1
+# shellcheck source=scripts/lib/kbuild-id.sh
+. "$TOP/scripts/lib/kbuild-id.sh"
 KSRC=$TOP/build/linux-6.1
 KMAKE=(make -C "$KSRC" -j"${JOBS:-$(nproc)}")
 if command -v ccache >/dev/null 2>&1 && [ "${USE_CCACHE:-1}" = 1 ]; then

@@ -47,8 +47,8 @@ export TOP VARIANT RAM BOOTARGS_EXTRA
 QEMU_TIMEOUT=${MEASURE_BOOT_LIMIT:-$((240 + 5 * clients))}
 stall=${MEASURE_STALL:-30}
 first=${MEASURE_FIRST_LINE:-15}
-# shellcheck source=tests/lib/qemu.sh
-. "$TOP/tests/lib/qemu.sh" >&2
+# shellcheck source=scripts/lib/qemu-session.sh
+. "$TOP/scripts/lib/qemu-session.sh" >&2
 
 sums=$TOP/build/rootfs/SHA256SUMS
 want=$(awk '$2 == "test.bin" { print $1 }' "$sums" 2>/dev/null)

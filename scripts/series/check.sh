@@ -40,7 +40,7 @@ set -eu
 ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1 size"
 CHECKS=${CHECKS:-$ALL_CHECKS}
 for c in $CHECKS; do
-	case " $ALL_CHECKS " in *" $c "*) ;; *) cs_die "unknown check '$c' (known: $ALL_CHECKS)" ;; esac
+	case " $ALL_CHECKS " in *" $c "*) ;; *) die "unknown check '$c' (known: $ALL_CHECKS)" ;; esac
 done
 want() { case " $CHECKS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
@@ -402,7 +402,7 @@ stage_size() {
 main() {
 	PATCHES=()
 	mapfile -t PATCHES < <(cs_patches) || true
-	[ ${#PATCHES[@]} -gt 0 ] || cs_die "no patches in ${PATCH_DIR#"$TOP"/}/series"
+	[ ${#PATCHES[@]} -gt 0 ] || die "no patches in ${PATCH_DIR#"$TOP"/}/series"
 	TOUCHED=()
 	mapfile -t TOUCHED < <(cs_touched_c "${PATCHES[@]}")
 	echo "check-series: ${#PATCHES[@]} patches, ${#TOUCHED[@]} .c files touched; checks: $CHECKS"
@@ -414,13 +414,13 @@ main() {
 	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
 	# the board's packages too: linux-source-6.1 holds the tarball
 	EXTRA_PKGS="$pkgs" "$TOP/scripts/board/deps.sh" ||
-		cs_die "missing packages for the selected checks (see above)"
-	[ -f "$TARBALL" ] || cs_die "$TARBALL not found (Debian package linux-source-6.1)"
+		die "missing packages for the selected checks (see above)"
+	[ -f "$TARBALL" ] || die "$TARBALL not found (Debian package linux-source-6.1)"
 
 	needs_tree=0
 	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1; do want "$c" && needs_tree=1; done
 	if [ "$needs_tree" -eq 1 ]; then
-		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || cs_die "extraction failed"
+		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || die "extraction failed"
 	fi
 	if want checkpatch; then stage_checkpatch; fi
 	if [ "$needs_tree" -eq 1 ] && stage_walk; then

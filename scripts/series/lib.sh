@@ -5,32 +5,24 @@
 #   - fresh extraction of the Debian kernel tarball
 #   - kernel make for ARM (ccache arm-linux-gnueabi-gcc) and x86_64 (ccache gcc)
 #   - setting CONFIG_SYSCALL_SPLICE in an O= folder and checking it took
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=scripts/lib/kbuild-id.sh
+. "$TOP/scripts/lib/kbuild-id.sh"
+DIE_PREFIX="check-series: error" DIE_STATUS=2
 CS=${CS_DIR:-$TOP/build/check-series}
 CS_LOGS=$TOP/build/logs/check-series
 PATCH_DIR=${PATCH_DIR:-$TOP/kernel/patches}
-# Cached objects are shared between clones (paths relative to the checkout).
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 TINY_DEFCONFIG=${TINY_DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 JOBS=${JOBS:-2}
 [ "$JOBS" -le 2 ] || JOBS=2   # shared 2-core machine: never more
 mkdir -p "$CS" "$CS_LOGS"
 
-export KBUILD_BUILD_TIMESTAMP='2024-01-01 00:00:00 UTC'
-export KBUILD_BUILD_USER=board
-export KBUILD_BUILD_HOST=board
-export KBUILD_BUILD_VERSION=1
-
-cs_die() {
-	echo "check-series: error: $*" >&2
-	exit 2
-}
-
 # Print the log's tail and path after a failed step.
 cs_show_log() {
 	echo "    --- last lines of ${1#"$TOP"/}:"
-	tail -n "${2:-20}" "$1" | sed 's/^/    | /'
+	show_log "$1" "${2:-20}" "    "
 }
 
 # The patches, in series order, as absolute paths (cover letters and any

@@ -2,6 +2,9 @@
 # Helpers for test scripts: source it, then report cases with ok/not_ok/check.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export TOP
+# die, phase, show_log, free_port, testfile_sha: the scripts' library
+# shellcheck source=scripts/lib/common.sh
+. "$TOP/scripts/lib/common.sh"
 
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
@@ -11,25 +14,6 @@ check() {
 	local name=$1
 	shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-
-# testfile_sha NAME: the sha256 of build/rootfs/srv/NAME, as
-# build/rootfs/SHA256SUMS (written by scripts/board/testfiles.sh) gives it.
-testfile_sha() {
-	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
-}
-
-# free_port: print a 127.0.0.1 TCP port nobody listens on now.
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 20000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
 }
 
 # fetch_many N URL SHA DIR: fetch URL with N clients at once (curl, bounded
