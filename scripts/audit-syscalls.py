@@ -328,6 +328,9 @@ def writes(ins, r):
         if m and reg(m.group(1)) == r:
             return True
         return r in regs
+    if b.startswith("strex"):  # strex rd, rt, [rn]: rd gets the status
+        m = REG_RE.match(ins.ops)
+        return bool(m) and reg(m.group(1)) == r
     if any(b.startswith(p) for p in NO_WRITE):
         return b.startswith("str") and writeback_reg(ins) == r
     regs = [reg(x) for x in REG_RE.findall(ins.ops)]
