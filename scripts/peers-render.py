@@ -100,13 +100,17 @@ def main():
     for r in runs:
         if r["server"] not in servers:
             servers.append(r["server"])
-    agree = {}
+    agree, agree_mu = {}, {}
     for s in servers:
         t, b = by.get(("tiny", s)), by.get(("base", s))
         if t and b:
             agree[s] = agreement(verdicts[s], t["outcome"], b["outcome"])
+        t, b = by.get(("tiny-mu", s)), by.get(("base-mu", s))
+        if t and b:
+            agree_mu[s] = agreement(verdicts[s], t["outcome"], b["outcome"])
     with open(os.path.join(TOP, "images", "peers.json"), "w") as f:
-        json.dump({"want": want, "runs": runs, "agreement": agree}, f, indent=1)
+        json.dump({"want": want, "runs": runs, "agreement": agree,
+                   "agreement_multiuser": agree_mu}, f, indent=1)
         f.write("\n")
     L = ["# Peers on the board: what compiling out splice breaks, and what it does not", "",
          "Written by `make peers` (scripts/peers.sh, scripts/peers-render.py). Each HTTP",
@@ -126,7 +130,7 @@ def main():
          "hello.txt | range | KiB/s | free KiB at rest / after |",
          "|---|---|---|---|---|---|---|---|---|---|"]
     for s in servers:
-        for board in ("tiny", "base"):
+        for board in ("tiny", "base", "tiny-mu", "base-mu"):
             r = by.get((board, s))
             if not r:
                 continue
@@ -151,6 +155,14 @@ def main():
         if s in agree:
             L.append("- %s: verdict %s; tiny %s, base %s: **%s**" % (
                 s, verdicts[s], by[("tiny", s)]["outcome"], by[("base", s)]["outcome"], agree[s]))
+    if agree_mu:
+        L += ["", "On tiny-mu and base-mu (`make peers PEERS_MULTIUSER=1`: the same boards with",
+              "CONFIG_MULTIUSER=y, for a server that must drop privileges to start):", ""]
+    for s in servers:
+        if s in agree_mu:
+            L.append("- %s: verdict %s; tiny-mu %s, base-mu %s: **%s**" % (
+                s, verdicts[s], by[("tiny-mu", s)]["outcome"], by[("base-mu", s)]["outcome"],
+                agree_mu[s]))
     with open(os.path.join(TOP, "images", "peers.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     print("\n".join(L))
