@@ -10,8 +10,10 @@ corpus: | deps
 
 # Audited against the kernel users start from (BASE=vexpress's config): it has
 # SYSCALL_SPLICE and MULTIUSER on, so the fragment has something to get wrong.
-test-audit: board build/peers/peer-init build/kernel-vexpress/.config | deps
-	@TEST_DIRS=audit tests/run
+# PEERS_MULTIUSER=1 (see peers below) adds the mini-httpd case on tiny-mu/base-mu.
+PEERS_MU_IMAGES := $(if $(filter 1,$(PEERS_MULTIUSER)),images/tiny-mu/MANIFEST images/base-mu/MANIFEST)
+test-audit: board build/peers/peer-init build/kernel-vexpress/.config $(PEERS_MU_IMAGES) | deps
+	@PEERS_MULTIUSER=$(PEERS_MULTIUSER) TEST_DIRS=audit tests/run
 
 # --- peers: the corpus's HTTP servers as the board's only program ----------
 #   make peers   boot each (peers/servers.txt) on images/tiny and images/base
@@ -24,7 +26,9 @@ $(PEER_INIT): peers/peer-init.c
 	@arm-linux-gnueabi-gcc -specs=/usr/lib/arm-linux-musleabi/musl-gcc.specs \
 		-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Os -static -o $@ $<
 
-peers: board $(PEER_INIT) build/kernel-vexpress/.config
+#   make peers PEERS_MULTIUSER=1   also images/tiny-mu and images/base-mu
+#                (MULTIUSER=y), where mini-httpd, which drops privileges, starts
+peers: board $(PEER_INIT) build/kernel-vexpress/.config $(PEERS_MU_IMAGES)
 	@scripts/corpus/build.sh $$(awk '!/^#/ && NF { print $$1 }' peers/servers.txt)
-	@scripts/corpus/peers.sh
+	@PEERS_MULTIUSER=$(PEERS_MULTIUSER) scripts/corpus/peers.sh
 	@scripts/corpus/peers-render.py

@@ -919,11 +919,29 @@ class Prune:
        holds for conditional instructions: `xxeq` does not run there.
     2. A svc whose only number is exit or exit_group does not return: the
        instruction after it is not reached from it.
+    3. Constant arguments: a function whose address is never formed (no
+       word of code or data holds it, with or without the Thumb bit) and
+       that nothing falls into is entered only by the direct calls and
+       branches this pass sees. When every live one of them passes the same
+       constant in r0-r3 (const_at: backwards through immediates, register
+       moves, literal-pool words and small arithmetic, through the callers'
+       own callers under the same condition; memory is not followed), the
+       function's pass starts with it. Compares and flag-setting
+       arithmetic on constants decide their conditional branches and
+       instructions; the edge not taken is dead (musl's accept4 called with
+       flags SOCK_NONBLOCK|SOCK_CLOEXEC never reaches its `flg == 0` call of
+       accept; __clock_nanosleep called by nanosleep() with CLOCK_REALTIME
+       and no flags never makes clock_nanosleep). Code that only dead code
+       calls then leaves reachability, and the seeds are computed again
+       (three rounds at most).
     Then every function's instructions are walked from its entry (and from
-    any label or branch target another function uses) over the live edges;
-    what is not reached is dead. Only intra-procedural: a result that
-    passes through a call (musl's __syscall_ret and errno, as in
-    getrlimit) is not followed, and that fallback stays."""
+    any label or branch target another function uses, which start with
+    nothing known) over the live edges; what is not reached is dead. The
+    cut edges are taken from the fixpoint's final states only, and a
+    function whose pass does not reach its fixpoint within its budget
+    keeps all its code. A result that passes through a call (musl's
+    __syscall_ret and errno, as in getrlimit) is not followed, and that
+    fallback stays."""
 
     def __init__(self, prog, names, present, ends_flow, writes):
         self.prog, self.names, self.present = prog, names, present
@@ -932,6 +950,124 @@ class Prune:
         self.dead_edges = {}  # insn index -> set of successor indices cut, and why
         self.why = {}
         self.dead = set()
+        self.seeds = {}  # function entry -> {register: ('k', constant)} at its entry
+        self._taken = None
+
+    # ---- constant arguments ----
+    def address_taken(self):
+        """Program.address_taken(): the functions whose address is formed."""
+        if self._taken is None:
+            self._taken = self.prog.address_taken()
+            self._words = self.prog.taken_words
+        return self._taken
+
+    def no_way_in(self, i):
+        """True when insn i (no predecessor, not a label) cannot run: no
+        word holds its address and its function has no computed jump (a
+        jump table's targets have no predecessor either), as the halfword
+        after a Thumb `bx pc` in an interworking veneer."""
+        self.address_taken()
+        if self.insns[i].addr in self._words:
+            return False
+        e = self.prog.func_entry(self.insns[i])
+        cache = self.__dict__.setdefault("_cj_cache", {})
+        if e not in cache:
+            rng = self._range(e)
+            cache[e] = not any("any" in self._succ(k, rng) for k in rng)
+        return cache[e]
+
+    def seedable(self, entry):
+        """True when the function at entry is entered only by the direct
+        calls and branches in prog.callers: symbols are known, its address
+        is never formed, and the instruction before it cannot fall into it."""
+        if not self.prog.symbols or self.prog.reach is None or entry in self.address_taken():
+            return False
+        ins = self.prog.by_addr.get(entry)
+        if ins is None:
+            return False
+        if ins.index > 0:
+            prev = self.insns[ins.index - 1]
+            if not prev.data and not self._ends(prev):
+                return False
+        return any(self.prog.alive(c) for c in self.prog.callers.get(entry, []))
+
+    def const_at(self, i, r, depth=0, seen=frozenset()):
+        """The one constant register r holds on entry to insn i on every
+        live path, or None: backwards through immediates, register moves,
+        literal-pool words and small arithmetic (Program._value_of); at a
+        function's entry through every live direct call when seedable().
+        Stack slots and other memory, calls and svc results are unknown."""
+        vals, work, visited = set(), [(i, r)], set()
+        while work:
+            i, r = work.pop()
+            if (i, r) in visited:
+                continue
+            visited.add((i, r))
+            if len(visited) > 4000 or r not in REGS:
+                return None
+            ins = self.insns[i]
+            raw = self.prog.preds.get(i, [])
+            if self.prog.symbols and ins.addr in self.prog.funcs:
+                e = ins.addr
+                if r not in ("r0", "r1", "r2", "r3") or depth >= 6 or (e, r) in seen \
+                        or not self.seedable(e):
+                    return None
+                for c in self.prog.callers.get(e, []):
+                    if not self.prog.alive(c):
+                        continue
+                    v = self.const_at(c, r, depth + 1, seen | {(e, r)})
+                    if v is None:
+                        return None
+                    vals.add(v)
+            elif not raw:
+                if self.no_way_in(i):
+                    continue
+                return None  # reached some other way (a computed jump)
+            for j in raw:
+                if not self.prog.alive(j):
+                    continue
+                p = self.insns[j]
+                if p.base.startswith("v") and r in [reg(t) for t in split_ops(p.ops.split("@")[0])]:
+                    return None  # a VFP move to a core register
+                if not self._writes(p, r) or (p.cond is not None and self._writes(p, "r15")):
+                    work.append((j, r))
+                    continue
+                if p.cond is not None:
+                    return None
+                res = self.prog._value_of(p, r)
+                if isinstance(res, int):
+                    vals.add(res & M)
+                elif isinstance(res, tuple) and not res[0].startswith("sp+") and res[0] in REGS:
+                    if res[1] is None:
+                        work.append((j, res[0]))
+                    else:
+                        if depth >= 6:
+                            return None
+                        v = self.const_at(j, res[0], depth + 1, seen)
+                        if v is None:
+                            return None
+                        vals.add(res[1](v) & M)
+                else:
+                    return None
+            if len(vals) > 1:
+                return None
+        return vals.pop() if len(vals) == 1 else None
+
+    def compute_seeds(self):
+        """{entry: {reg: ('k', v)}} for every seedable live function."""
+        out = {}
+        for e in self.prog.func_addrs:
+            ins = self.prog.by_addr.get(e)
+            if ins is None or not self.prog.alive(ins.index) or not self.seedable(e):
+                continue
+            got = {}
+            for r in ("r0", "r1", "r2", "r3"):
+                v = self.const_at(ins.index, r)
+                if v is not None:
+                    got[r] = ("k", v)
+            if got:
+                out[e] = got
+        return out
 
     def noreturn(self):
         """Entries of the functions that never return: no return
@@ -996,6 +1132,66 @@ class Prune:
         self._noreturn = set(fa) - may
         return self._noreturn
 
+    def _computes_return(self, ins, depth=0):
+        """True when the direct call ins may return anywhere but the next
+        instruction: in its target (or a function the target branches to)
+        a path reaches `bx lr` / `mov pc, lr` with lr written since the
+        entry by anything but a call or a restore from the stack (pop,
+        ldm, ldr), as libgcc's switch helpers do (__gnu_thumb1_case_uqi:
+        add lr, lr, r1; bx lr: a table follows the call)."""
+        m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
+        x = self.prog.by_addr.get(int(m.group(1), 16) & ~1) if m and not reg(m.group(1)) else None
+        if x is None:
+            return False  # not a direct call
+        if depth > 3:
+            return True
+        e = self.prog.func_entry(x)
+        cache = self.__dict__.setdefault("_cr_cache", {})
+        if e in cache:
+            return cache[e]
+        cache[e] = False
+        rng = self._range(e)
+        # forward: may lr no longer hold the return address here?
+        dirty, work = {}, [(rng[0], False)] if len(rng) else []
+        out = False
+        while work and not out:
+            i, d = work.pop()
+            if dirty.get(i) is True or (i in dirty and not d):
+                continue
+            dirty[i] = d or dirty.get(i, False)
+            q = self.insns[i]
+            if q.data:
+                continue
+            toks = split_ops(q.ops.split("@")[0])
+            first = reg(toks[0]) if toks else None
+            ret = (q.base == "bx" and first == "r14") or \
+                (q.base in ("mov", "movs") and first == "r15" and len(toks) == 2 and reg(toks[1]) == "r14")
+            if ret and d:
+                out = True
+                break
+            if q.base == "b" and q.cond is None and self._computes_return(q, depth + 1):
+                out = True
+                break
+            if self._writes(q, "r14") and q.base not in ("bl", "blx"):
+                d = not (q.base in ("pop", "ldr") or q.base.startswith("ldm"))
+            for j in self._succ_local(i, rng):
+                work.append((j, d))
+        cache[e] = out
+        return out
+
+    def _succ_local(self, i, rng):
+        """Successors of insn i inside rng: fall-through and direct branches."""
+        ins = self.insns[i]
+        out = []
+        if ins.base in ("b", "cbz", "cbnz"):
+            m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
+            x = self.prog.by_addr.get(int(m.group(1), 16) & ~1) if m and not reg(m.group(1)) else None
+            if x is not None and x.index in rng:
+                out.append(x.index)
+        if not self._ends(ins) and i + 1 in rng:
+            out.append(i + 1)
+        return out
+
     def _noret_svc(self, i):
         nrs = self.prog.site_numbers.get(self.insns[i].addr, ())
         return self.insns[i].base == "svc" and bool(nrs) and all(
@@ -1004,12 +1200,22 @@ class Prune:
     def run(self, sites):
         self.noreturn()
         numbers = {s["addr"]: s.get("numbers", []) for s in sites}
-        funcs = {}
+        funcs = set()
         for s in sites:
-            ins = self.prog.by_addr[s["addr"]]
-            funcs.setdefault(self.prog.func_entry(ins), []).append(ins.index)
-        for entry, svcs in funcs.items():
-            self._function(entry, numbers)
+            funcs.add(self.prog.func_entry(self.prog.by_addr[s["addr"]]))
+        self.address_taken()
+        saved = self.prog.dead
+        try:
+            for _ in range(3):
+                before = len(self.dead)
+                self.prog.dead = set(self.dead)  # what earlier rounds proved dead
+                self.seeds = self.compute_seeds()
+                for entry in sorted((funcs | set(self.seeds)) - {None}):
+                    self._function(entry, numbers)
+                if len(self.dead) == before:
+                    break
+        finally:
+            self.prog.dead = saved
         return self.dead
 
     def _range(self, entry):
@@ -1046,6 +1252,8 @@ class Prune:
             m = re.search(r"(?:^|,\s*)(?:0x)?([0-9a-f]+)(?: <[^>]*>)?$", ins.ops)
             x = self.prog.by_addr.get(int(m.group(1), 16) & ~1) if m and not reg(m.group(1)) else None
             calls_noreturn = x is not None and self.prog.func_entry(x) in self._noreturn
+        if ins.base in ("bl", "blx") and self._computes_return(ins):
+            out.append("any")  # libgcc's __gnu_thumb1_case_*: a switch table after the call
         if not self._ends(ins) and i + 1 in rng and not calls_noreturn:
             out.append(i + 1)
         if ins.base in ("tbb", "tbh") or (reg((split_ops(ins.ops) or [""])[0]) == "r15"
@@ -1057,17 +1265,25 @@ class Prune:
         rng = self._range(entry)
         if not len(rng):
             return
-        # forward data flow: state = (regs {r: ('raw', nr) | ('k', v)}, flags)
-        states = {rng[0]: ({}, None)}
-        work = [rng[0]]
-        cut = {}
+        # liveness roots: the entry, and every instruction other code
+        # enters (labels, targets of other functions' branches)
+        roots = {rng[0]}
+        for i in rng:
+            if self.insns[i].addr in self.prog.funcs or self.insns[i].addr in self._foreign(rng):
+                roots.add(i)
+        # forward data flow: state = (regs {r: ('raw', nr) | ('k', v)}, flags);
+        # the entry starts with its constant arguments, other roots with
+        # nothing known
+        states = {i: ({}, None) for i in roots}
+        states[rng[0]] = (dict(self.seeds.get(self.insns[rng[0]].addr, {})), None)
+        work = sorted(roots)
         guard = 0
         while work and guard < 50000:
             guard += 1
             i = work.pop()
             regs, flags = states[i]
             ins = self.insns[i]
-            outs = self._transfer(i, ins, dict(regs), flags, numbers, cut)
+            outs = self._transfer(i, ins, dict(regs), flags, numbers, {})
             for j, st in outs:
                 if j == "any":
                     continue
@@ -1078,12 +1294,11 @@ class Prune:
                 if old != new:
                     states[j] = new
                     work.append(j)
-        # liveness from the entry, and from every instruction other code
-        # enters (labels, targets of other functions' branches)
-        roots = {rng[0]}
-        for i in rng:
-            if self.insns[i].addr in self.prog.funcs or self.insns[i].addr in self._foreign(rng):
-                roots.add(i)
+        if work:
+            return  # no fixpoint within the budget: nothing is cut here
+        cut = {}
+        for i, (regs, flags) in states.items():  # the cuts of the final states
+            self._transfer(i, self.insns[i], dict(regs), flags, numbers, cut)
         live, work = set(), list(roots)
         jump_table = False
         while work:
@@ -1140,26 +1355,132 @@ class Prune:
         cut.setdefault(i, set()).add(j)
         self.reason[(i, j)] = why
 
+    FOLD = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "rsb": lambda x, y: y - x,
+            "orr": lambda x, y: x | y, "and": lambda x, y: x & y, "eor": lambda x, y: x ^ y,
+            "bic": lambda x, y: x & ~y, "mov": lambda x, y: y, "mvn": lambda x, y: ~y,
+            "lsl": lambda x, y: x << y if y < 32 else 0,
+            "lsr": lambda x, y: x >> y if y < 32 else 0,
+            "asr": lambda x, y: signed(x) >> min(y, 31)}
+
+    def _fold(self, ins, b, toks, regs, flags, cond):
+        """The state after ins when it computes on constants only (a move,
+        arithmetic, a compare): (regs, flags) with the result and, when it
+        sets them, the flags; None when an operand is not a constant (the
+        caller's general rules apply)."""
+        core = b
+        setf = b in ("cmp", "cmn", "tst", "teq")
+        if b.endswith("s") and b[:-1] in self.FOLD:
+            core, setf = b[:-1], True
+        if core not in self.FOLD and not setf:
+            return None
+        if not toks or any(reg(t) in ("r13", "r15") for t in toks):
+            return None
+
+        def val(tok):
+            k = parse_imm(tok)
+            if k is not None:
+                return k
+            v = regs.get(reg(tok)) if reg(tok) else None
+            return v[1] if v and v[0] == "k" else None
+
+        if setf and core == b:  # cmp, cmn, tst, teq rn, op2
+            if len(toks) != 2:
+                return None
+            x, y = val(toks[0]), val(toks[1])
+            dst = None
+            core = {"cmp": "sub", "cmn": "add", "tst": "and", "teq": "eor"}[b]
+        else:
+            dst = reg(toks[0])
+            if dst is None:
+                return None
+            if core in ("mov", "mvn"):
+                if len(toks) != 2:
+                    return None
+                x, y = 0, val(toks[1])
+            elif len(toks) == 2:  # Thumb two-operand form: adds r3, #1
+                x, y = val(toks[0]), val(toks[1])
+            elif len(toks) == 3:
+                x, y = val(toks[1]), val(toks[2])
+            else:
+                return None
+        if x is None or y is None:
+            return None
+        r = self.FOLD[core](x, y) & M
+        if dst is not None:
+            if cond is None or regs.get(dst) == ("k", r):
+                regs[dst] = ("k", r)
+            else:
+                regs.pop(dst, None)
+        if not setf:
+            return regs, flags
+        if cond is not None:
+            return regs, None
+        if core in ("add", "sub", "rsb"):
+            a, c = (x, y) if core != "rsb" else (y, x)
+            f = flags_add(a, c) if core == "add" else flags_sub(a, c)
+        else:  # logical: C from the shifter, V unchanged: not known here
+            f = (bool(r >> 31), r == 0, None, None)
+        how = "'%s %s' at %#x on constants" % (ins.mnem, ins.ops.split("@")[0].strip(), ins.addr)
+        seeds = self.seeds.get(self.prog.func_entry(ins))
+        if seeds:
+            how += "; %s at the entry of %s from every call" % (", ".join(
+                "%s=%#x" % (k, v[1]) for k, v in sorted(seeds.items())), ins.func)
+        return regs, ("nzcv", f, how)
+
     def _transfer(self, i, ins, regs, flags, numbers, cut):
         b, ops = ins.base, ins.ops.split("@")[0].strip()
         toks = split_ops(ops)
         succ = [j for j in self._succ(i, range(0, len(self.insns)))]
         nxt = i + 1
+        cond = ins.cond
+        # a condition decided by flags computed from constants
+        if cond is not None and flags is not None and flags[0] == "nzcv":
+            held = cond_holds(cond, flags[1])
+            if held is not None:
+                why = "'%s %s' at %#x %s: its flags come from constants (%s)" % (
+                    ins.mnem, ops, ins.addr, "always taken" if held else "never taken",
+                    flags[2])
+                t = [j for j in succ if j != nxt and j != "any"]
+                if b == "b" and held:
+                    if t:
+                        self._cut(cut, i, nxt, why)
+                        return [(j, (regs, flags)) for j in t]
+                elif b == "b":
+                    if t:
+                        self._cut(cut, i, t[0], why)
+                    return [(nxt, (regs, flags))]
+                elif not held:
+                    return [(nxt, (regs, flags))]  # does not run
+                else:
+                    cond = None  # runs, as if unconditional
+        if b in ("cbz", "cbnz") and toks:
+            v = regs.get(reg(toks[0]))
+            t = [j for j in succ if j != nxt and j != "any"]
+            if v and v[0] == "k" and t:
+                taken = (v[1] == 0) == (b == "cbz")
+                why = "'%s %s' at %#x %s: %s is the constant %d" % (
+                    ins.mnem, ops, ins.addr, "always taken" if taken else "never taken",
+                    toks[0], v[1])
+                self._cut(cut, i, nxt if taken else t[0], why)
+                return [(t[0] if taken else nxt, (regs, flags))]
         # the ENOSYS edge of a flag test on a present syscall's result
         enosys = flags is not None and flags[0] == "enosys" and self.present(flags[1])
-        if ins.cond is not None and enosys:
+        if cond is not None and enosys:
             why = "%s answered ENOSYS (it is on in the target config)" % self.names.get(
                 flags[1], flags[1])
             if b in ("b",):
                 t = [j for j in succ if j != nxt]
-                if ins.cond == "eq" and t:
+                if cond == "eq" and t:
                     self._cut(cut, i, t[0], why)
                     return [(nxt, (regs, flags))]
-                if ins.cond == "ne":
+                if cond == "ne":
                     self._cut(cut, i, nxt, why)
                     return [(j, (regs, flags)) for j in t]
-            elif ins.cond == "eq":
+            elif cond == "eq":
                 return [(nxt, (regs, flags))]  # does not run
+        folded = self._fold(ins, b, toks, regs, flags, cond)
+        if folded is not None:
+            return [(j, folded) for j in succ if j != "any"]
         if b in ("svc", "swi"):
             nrs = numbers.get(ins.addr, [])
             if nrs and all(self.names.get(n) in ("exit", "exit_group") for n in nrs):
@@ -1174,7 +1495,7 @@ class Prune:
         if b in ("cmp", "cmn") and len(toks) == 2:
             v, k = regs.get(reg(toks[0])), parse_imm(toks[1])
             new = None
-            if v and v[0] == "raw" and k == ENOSYS and b == "cmn" and ins.cond in (None, "eq"):
+            if v and v[0] == "raw" and k == ENOSYS and b == "cmn" and cond in (None, "eq"):
                 new = ("enosys", v[1])
             return [(j, (regs, new)) for j in succ if j != "any"]
         if b in ("mov", "movs", "subs", "sub", "adds", "add") and dst is not None:
@@ -1187,7 +1508,7 @@ class Prune:
                     src = regs.get(reg(toks[1]))
             elif b in ("subs", "sub", "adds", "add") and len(toks) == 3 and parse_imm(toks[2]) == 0:
                 src = regs.get(reg(toks[1]))
-            if ins.cond is not None:
+            if cond is not None:
                 src = src if regs.get(dst) == src else None
             regs.pop(dst, None)
             if src is not None:
@@ -1201,7 +1522,7 @@ class Prune:
             m = re.search(r"\(?(?:0x)?([0-9a-f]+)\b", ins.comment)
             w = self.prog.elf.word(int(m.group(1), 16)) if m else None
             regs.pop(dst, None)
-            if w is not None and ins.cond is None:
+            if w is not None and cond is None:
                 regs[dst] = ("k", w)
             return [(j, (regs, flags)) for j in succ if j != "any"]
         if b in ("bl", "blx"):
@@ -1213,8 +1534,9 @@ class Prune:
             if self._writes(ins, r):
                 regs.pop(r)
         nf = flags
-        if b.endswith("s") or b in ("cmp", "cmn", "tst", "teq") or b.startswith(("cmp", "cmn")):
+        if b.endswith("s") or b in ("cmp", "cmn", "tst", "teq", "msr", "vmrs") or \
+                b.startswith(("cmp", "cmn")):
             nf = None
-        if ins.cond is not None and b not in ("b",):
+        if cond is not None and b not in ("b",):
             nf = None if nf != flags else flags
         return [(j, (regs, nf)) for j in succ if j != "any"]

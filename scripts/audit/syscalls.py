@@ -328,6 +328,9 @@ def writes(ins, r):
         if m and reg(m.group(1)) == r:
             return True
         return r in regs
+    if b.startswith("strex"):  # strex rd, rt, [rn]: rd gets the status
+        m = REG_RE.match(ins.ops)
+        return bool(m) and reg(m.group(1)) == r
     if any(b.startswith(p) for p in NO_WRITE):
         return b.startswith("str") and writeback_reg(ins) == r
     regs = [reg(x) for x in REG_RE.findall(ins.ops)]
@@ -395,7 +398,26 @@ class Program:
         self.memory_notes = []  # how numbers came through memory, in order
         self.reach = None
         self.dead = set()  # insn indices that cannot run on the target (--kmap)
+        self._taken = None
         self._build_cfg()
+
+    def address_taken(self):
+        """Every function entry some aligned word of an allocated section
+        (code or data) holds, with or without the Thumb bit, or that code
+        forms (Reach._constants: pc- and GOT-relative, movw/movt, adr). The
+        first call must come before any code is marked dead."""
+        if self._taken is None:
+            out = set()
+            for sec in self.elf.sections:
+                if sec["flags"] & SHF_ALLOC and sec["addr"] and sec["type"] != 8:  # not NOBITS
+                    out |= {w & ~1 for _, w in self.elf.words(sec["addr"], sec["addr"] + sec["size"])}
+            if self.symbols and self.elf.symtab is not None:
+                reach = self.reach or Reach(self)
+                for e in self.func_addrs:
+                    out |= {v & ~1 for v in reach._constants(reach._indices(e))}
+            self.taken_words = out
+            self._taken = out & set(self.func_addrs)
+        return self._taken
 
     def alive(self, i):
         """True when insn index i counts: reachability off, or its function
@@ -451,9 +473,15 @@ class Program:
                 why.append("search too long")
                 break
             preds = self.preds.get(i, [])
+            if not preds and self.after_bx_pc(i):
+                continue  # never runs: bx pc went on in ARM state
             if not preds:
                 self._at_entry(i, r, depth, seen_wrappers, vals, why, wrappers)
                 continue
+            if self.symbols and self.insns[i].addr in self.funcs:
+                # a function's entry that its own code also branches back
+                # to: the callers' values count too
+                self._at_entry(i, r, depth, seen_wrappers, vals, why, wrappers)
             for j in filter(self.alive, preds):
                 p = self.insns[j]
                 if r.startswith("sp+"):  # a stack slot, not a register
@@ -690,6 +718,16 @@ class Program:
                     found.add(b)
         return found.pop() if len(found) == 1 else None
 
+    def after_bx_pc(self, i):
+        """True for the halfword after a Thumb `bx pc` at a word-aligned
+        address (an interworking veneer, `bx pc; b.n .-4; b target`): bx pc
+        goes on at the next word, in ARM state, so it never runs."""
+        if i == 0 or (self.symbols and self.insns[i].addr in self.funcs):
+            return False
+        p = self.insns[i - 1]
+        return p.thumb and p.base == "bx" and first_reg(p) == "r15" and p.cond is None \
+            and p.addr % 4 == 0 and self.insns[i].addr == p.addr + 2
+
     def _at_entry(self, i, r, depth, seen_wrappers, vals, why, wrappers):
         ins = self.insns[i]
         if r not in ("r0", "r1", "r2", "r3"):
@@ -705,6 +743,9 @@ class Program:
             why.append("%s is an argument of %s (%#x), whose direct callers are all "
                        "unreachable" % (r, ins.func, ins.addr))
             return
+        if self.symbols and ins.addr in self.funcs and ins.addr in self.address_taken():
+            why.append("%s is an argument of %s (%#x), whose address is taken: its indirect "
+                       "callers are not known" % (r, ins.func, ins.addr))
         if (ins.addr, r) in seen_wrappers or depth > 6:
             return
         wrappers.add((ins.addr, ins.func, r))

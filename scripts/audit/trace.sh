@@ -8,8 +8,12 @@
 #   init     build/app/arm/init (make app-arm) serving build/rootfs/srv
 #            (make board) on 127.0.0.1, three times: sendfile, then
 #            srv_sendfile=off, then as PID 1 in a new PID namespace (bad
-#            input, stats, poweroff through board_end's sync and reboot);
-#            also OUTDIR/init-{sendfile,readwrite,pid1}.names and .log
+#            input, stats, poweroff through board_end's sync and reboot),
+#            and once more as PID 1 with faults injected (strace -e inject:
+#            two polls fail with ENOMEM, reboot with EPERM) to trace the
+#            paths that handle them: poll_transient's back-off nanosleep and
+#            board_end's pause; also
+#            OUTDIR/init-{sendfile,readwrite,pid1,faults}.names and .log
 #   busybox  build/busybox/bin/busybox (scripts/board/busybox.sh), a fixed
 #            list of applets (APPLETS below), each its own qemu-arm run
 # A syscall token that cannot be mapped to a table name is an error (exit 1).
@@ -234,6 +238,60 @@ init_pid1_run() {
 	} >>"$out/init.strace"
 }
 
+# The run with faults: as PID 1 again, under strace's fault injection
+# (`strace -f -e inject`, on qemu-arm's host syscalls; strace injects only into
+# the syscalls it traces, hence -e trace): the 3rd and 4th
+# ppoll (init's poll) fail with ENOMEM, reboot fails with EPERM. These are
+# the failures init's code handles, and the paths that handle them are real
+# code the board runs when they happen: poll_transient() logs, sleeps
+# (nanosleep) and goes on; board_end() logs and pauses forever. The run
+# ends when init says it halts: its qemu-arm, the namespace's PID 1, is
+# killed with SIGKILL (nothing else reaches a PID-namespace init, and a
+# traced process ignores the rest).
+init_faults_run() {
+	local port log=$out/init-faults.log trace=$tmp/init-faults.strace i q s u
+	command -v strace >/dev/null || die "strace not found (Debian package strace)"
+	port=$(free_port) || die "no free port"
+	rm -f "$tmp/console"
+	mkfifo "$tmp/console"
+	exec 7<>"$tmp/console"
+	timeout 120 strace -f -qq -o /dev/null -e trace=ppoll,reboot \
+		-e inject=ppoll:error=ENOMEM:when=3..4 -e inject=reboot:error=EPERM \
+		unshare --pid --fork --kill-child "$qemu" -strace -D "$trace" \
+		"$TOP/build/app/arm/init" -a 127.0.0.1 -p "$port" -r "$TOP/build/rootfs/srv" \
+		<"$tmp/console" >"$log" 2>&1 &
+	srv_pid=$!
+	for i in $(seq 200); do
+		grep -q '^fileserver: ready' "$log" && break
+		kill -0 "$srv_pid" 2>/dev/null || fail "$log" "init (faults) ended before ready"
+		[ "$i" = 200 ] && fail "$log" "init (faults) not ready after 20 s"
+		sleep 0.1
+	done
+	local got want
+	want=$(testfile_sha hello.txt)
+	got=$(curl -s --max-time 20 -f "http://127.0.0.1:$port/hello.txt" | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$log" "init (faults): GET hello.txt: wrong sha256"
+	printf 'stats\npoweroff\n' >&7
+	for i in $(seq 200); do
+		grep -q 'halting here' "$log" && break
+		[ "$i" = 200 ] && fail "$log" "init (faults): no 'halting here' 20 s after poweroff"
+		sleep 0.1
+	done
+	sleep 0.5 # into pause()
+	# timeout -> strace -> unshare -> qemu-arm (this run's own processes)
+	s=$(pgrep -P "$srv_pid") && u=$(pgrep -P "$s") && q=$(pgrep -P "$u") &&
+		kill -KILL "$q" || fail "$log" "init (faults): its qemu-arm not found to end the run"
+	wait "$srv_pid" 2>/dev/null || true
+	srv_pid=
+	exec 7>&-
+	grep -q 'poll: Out of memory, retrying' "$log" || fail "$log" "init (faults): poll's ENOMEM not seen"
+	names "$trace" >"$out/init-faults.names"
+	{
+		echo "# init run: faults (PID 1; strace -e inject: ppoll ENOMEM twice, reboot EPERM)"
+		cat "$trace"
+	} >>"$out/init.strace"
+}
+
 trace_init() {
 	local bin=$TOP/build/app/arm/init
 	[ -x "$bin" ] || die "$bin missing (make app-arm)"
@@ -244,8 +302,9 @@ trace_init() {
 	init_run sendfile srv_sendfile=on
 	init_run readwrite srv_sendfile=off
 	init_pid1_run
+	init_faults_run
 	LC_ALL=C sort -u "$out/init-sendfile.names" "$out/init-readwrite.names" \
-		"$out/init-pid1.names" >"$out/init.names"
+		"$out/init-pid1.names" "$out/init-faults.names" >"$out/init.names"
 }
 
 # ---------------------------------------------------------------- busybox

@@ -4,6 +4,9 @@
 #   base  the same with CONFIG_SYSCALL_SPLICE=y (splice built in)
 #   audit the same with the fragment `make audit` wrote for the init program
 #         (AUDIT_FRAGMENT, default build/audit/audit.fragment) on top
+#   tiny-mu, base-mu  tiny and base with CONFIG_MULTIUSER=y, for `make peers
+#         PEERS_MULTIUSER=1` only: mini-httpd, run as root, calls setgroups()
+#         and exits when it fails; these boards let it start
 #   vexpress       the kernel's own vexpress_defconfig with EXPERT=y (so the
 #                  syscall options can be turned off), the series applied:
 #                  what a user starts from
@@ -18,7 +21,7 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/configure.sh tiny|base|audit|vexpress|vexpress-trim}
+variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim}
 audit_fragment=${AUDIT_FRAGMENT:-$TOP/build/audit/audit.fragment}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 out=${KOUT:-$TOP/build/kernel-$variant}
@@ -46,6 +49,12 @@ configure() {
 		"$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
 		"${KMAKE[@]}" O="$out" olddefconfig
 		;;
+	tiny-mu | base-mu)
+		[ "$variant" = base-mu ] && "$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
+		"$KSRC/scripts/config" --file "$out/.config" --enable MULTIUSER
+		"${KMAKE[@]}" O="$out" olddefconfig
+		grep -qx 'CONFIG_MULTIUSER=y' "$out/.config" || { echo "MULTIUSER=y does not hold"; return 1; }
+		;;
 	audit)
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }
 		frags="$audit_fragment $frags"
@@ -55,7 +64,7 @@ configure() {
 		[ -f "$f" ] || { echo "no $f: run 'make audit BASE=vexpress'"; return 1; }
 		frags="$f $frags"
 		;;
-	*) echo "unknown variant '$variant' (tiny, base, audit, vexpress or vexpress-trim)"; return 1 ;;
+	*) echo "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress or vexpress-trim)"; return 1 ;;
 	esac
 	for frag in $frags; do
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
@@ -66,8 +75,13 @@ configure() {
 # The trimmed stock kernel starts from a copy of the stock build folder (the
 # copy keeps the time stamps), so Kbuild compiles only what the fragment
 # changes: with debug info, a fresh build would take as long as the first.
-seed=$TOP/build/kernel-vexpress
-if [ "$variant" = vexpress-trim ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
+# tiny-mu and base-mu start from a copy of tiny's and base's the same way.
+case $variant in
+vexpress-trim) seed=$TOP/build/kernel-vexpress ;;
+tiny-mu | base-mu) seed=$TOP/build/kernel-${variant%-mu} ;;
+*) seed= ;;
+esac
+if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
 	echo "  seed       ${out#"$TOP"/} from ${seed#"$TOP"/} (only what the fragment changes is built again)"
 	cp -a "$seed/." "$out/"
 fi

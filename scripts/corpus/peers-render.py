@@ -103,13 +103,17 @@ def main():
     for r in runs:
         if r["server"] not in servers:
             servers.append(r["server"])
-    agree = {}
+    agree, agree_mu = {}, {}
     for s in servers:
         t, b = by.get(("tiny", s)), by.get(("base", s))
         if t and b:
             agree[s] = agreement(verdicts[s], t["outcome"], b["outcome"])
+        t, b = by.get(("tiny-mu", s)), by.get(("base-mu", s))
+        if t and b:
+            agree_mu[s] = agreement(verdicts[s], t["outcome"], b["outcome"])
     write_json(os.path.join(TOP, "images", "peers.json"),
-               {"want": want, "runs": runs, "agreement": agree})
+               {"want": want, "runs": runs, "agreement": agree,
+                "agreement_multiuser": agree_mu})
     L = ["# Peers on the board: what compiling out splice breaks, and what it does not", "",
          "Written by `make peers` (scripts/corpus/peers.sh, scripts/corpus/peers-render.py). Each HTTP",
          "server of the audit's corpus (Debian source packages, built static with musl)",
@@ -128,7 +132,7 @@ def main():
          "hello.txt | range | KiB/s | free KiB at rest / after |",
          "|---|---|---|---|---|---|---|---|---|---|"]
     for s in servers:
-        for board in ("tiny", "base"):
+        for board in ("tiny", "base", "tiny-mu", "base-mu"):
             r = by.get((board, s))
             if not r:
                 continue
@@ -153,6 +157,14 @@ def main():
         if s in agree:
             L.append("- %s: verdict %s; tiny %s, base %s: **%s**" % (
                 s, verdicts[s], by[("tiny", s)]["outcome"], by[("base", s)]["outcome"], agree[s]))
+    if agree_mu:
+        L += ["", "On tiny-mu and base-mu (`make peers PEERS_MULTIUSER=1`: the same boards with",
+              "CONFIG_MULTIUSER=y, for a server that must drop privileges to start):", ""]
+    for s in servers:
+        if s in agree_mu:
+            L.append("- %s: verdict %s; tiny-mu %s, base-mu %s: **%s**" % (
+                s, verdicts[s], by[("tiny-mu", s)]["outcome"], by[("base-mu", s)]["outcome"],
+                agree_mu[s]))
     with open(os.path.join(TOP, "images", "peers.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     print("\n".join(L))

@@ -14,7 +14,9 @@
 # build/peers/results.jsonl; scripts/corpus/peers-render.py makes the table.
 # Everything on 127.0.0.1 (QEMU user networking forwards a free port).
 # PEERS_BOARDS (default "tiny base") chooses the boards, PEERS_IMAGES (default
-# images/) the folder holding them.
+# images/) the folder holding them. PEERS_MULTIUSER=1 adds images/tiny-mu and
+# images/base-mu (the same with CONFIG_MULTIUSER=y), where only init and
+# PEERS_MU_SERVERS (default mini-httpd, which exits under MULTIUSER=n) run.
 set -eu
 # shellcheck source=scripts/lib/qemu-session.sh
 . "$(dirname "$0")/../lib/qemu-session.sh"
@@ -154,11 +156,17 @@ while read -r name argv; do
 	names+=("$name")
 done <"$TOP/peers/servers.txt"
 
-for board in ${PEERS_BOARDS:-tiny base}; do
-	[ -f "$images/$board/MANIFEST" ] || die "$images/$board missing (make board)"
+boards=${PEERS_BOARDS:-tiny base}
+[ "${PEERS_MULTIUSER:-0}" = 1 ] && boards="$boards tiny-mu base-mu"
+for board in $boards; do
+	[ -f "$images/$board/MANIFEST" ] || die "$images/$board missing (make board, or make peers PEERS_MULTIUSER=1)"
+	only=
+	case $board in *-mu) only=" ${PEERS_MU_SERVERS:-mini-httpd} " ;; esac
 	one "$board" init "$images/$board/uInitrd" '^fileserver: ready'
-	one "$board" init-nofallback "$out/init-nofallback/initramfs.uInitrd" '^fileserver: ready'
+	[ -n "$only" ] ||
+		one "$board" init-nofallback "$out/init-nofallback/initramfs.uInitrd" '^fileserver: ready'
 	for name in "${names[@]}"; do
+		[ -z "$only" ] || [[ $only == *" $name "* ]] || continue
 		one "$board" "$name" "$out/$name/initramfs.uInitrd" 'peer-init: started'
 	done
 done

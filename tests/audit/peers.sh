@@ -18,7 +18,9 @@ set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
 servers=$(awk '!/^#/ && NF { print $1 }' peers/servers.txt)
-echo "1..$((4 + $(echo "$servers" | wc -w) + 2))"
+mu=0
+[ "${PEERS_MULTIUSER:-0}" = 1 ] && mu=1
+echo "1..$((4 + $(echo "$servers" | wc -w) + 2 + mu))"
 if ! scripts/corpus/peers.sh || ! scripts/corpus/peers-render.py; then
 	echo "peers: the run failed"
 	exit 1
@@ -50,3 +52,13 @@ for s in init init-nofallback $servers; do
 	*) not_ok "$s: the audit's verdict agrees with the boards ($a)" ;;
 	esac
 done
+# PEERS_MULTIUSER=1: mini-httpd, which has no sendfile fallback
+# (send_via_sendfile()) and only starts where setgroups() works, on the
+# MULTIUSER=y boards: 200 with a short body on tiny-mu, every byte on
+# base-mu, which is what the audit's "kept" says.
+if [ "$mu" = 1 ]; then
+	t=$(outcome tiny-mu mini-httpd) b=$(outcome base-mu mini-httpd)
+	a=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("agreement_multiuser", {}).get("mini-httpd", "missing"))' "$json")
+	check "mini-httpd (MULTIUSER=y boards): short body on tiny-mu ($t), serves on base-mu ($b), the audit agrees ($a)" \
+		test "$t/$b/$a" = "short body/serves/agrees"
+fi

@@ -31,10 +31,13 @@ sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$json" "$1"
 
 check "audit-kmap: JSON parses: kernel_tree, 400+ syscalls, families" \
 	q 'd["kernel_tree"] == env["KTREE"] and len(s) > 400 and len(f) > 10'
-check "audit-kmap: splice family -> SYSCALL_SPLICE in fs/splice.c (Makefile), off" \
-	q 'all(opt(n) == "SYSCALL_SPLICE" and s[n]["file"] == "fs/splice.c"
-		and s[n]["how"].startswith("Makefile") and s[n]["enabled"] is False
-		for n in ("sendfile", "sendfile64", "splice", "tee", "vmsplice"))'
+check "audit-kmap: splice family -> SYSCALL_SPLICE, off: splice/tee/vmsplice in fs/splice.c (Makefile), sendfile/sendfile64 by #if in fs/read_write.c (series v2.1)" \
+	q 'all(opt(n) == "SYSCALL_SPLICE" and s[n]["enabled"] is False
+		for n in ("sendfile", "sendfile64", "splice", "tee", "vmsplice"))
+		and all(s[n]["file"] == "fs/splice.c" and s[n]["how"].startswith("Makefile")
+			for n in ("splice", "tee", "vmsplice"))
+		and all(s[n]["file"] == "fs/read_write.c" and "#if CONFIG_SYSCALL_SPLICE" in s[n]["how"]
+			for n in ("sendfile", "sendfile64"))'
 check "audit-kmap: sendfile is 187, sendfile64 239 (sys_sendfile64)" \
 	q 's["sendfile"]["nr"] == 187 and s["sendfile64"]["nr"] == 239
 		and s["sendfile64"]["entry"] == "sys_sendfile64"'

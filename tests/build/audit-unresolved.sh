@@ -9,9 +9,11 @@
 #   - tests/host/audit/svc-cases.S has a site no analysis resolves
 #     (`ldr r7, [r0]` on a pointer from nowhere): the audit fails closed, no
 #     option goes into the fragment and each one kept on names the site;
-#     AUDIT_ACCEPT_UNRESOLVED=1 accepts the risk, and the fragment says so.
+#     AUDIT_ACCEPT_UNRESOLVED=1 accepts the risk, and the fragment says so;
+#   - tests/host/audit/strex.S sets r7 to 20, then `strex r7, ...` writes its
+#     status there: the site is not getpid, it is unresolved.
 . "$(dirname "$0")/../lib/common.sh"
-echo "1..8"
+echo "1..9"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-unresolved.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 audit=$TOP/scripts/audit/syscalls.py
@@ -74,3 +76,12 @@ AUDIT_ACCEPT_UNRESOLVED=1 python3 "$report" "$tmp/kmap.json" "$tmp/cases.json" \
 check "unresolved: AUDIT_ACCEPT_UNRESOLVED=1: CROSS_MEMORY_ATTACH=n again, and the fragment names the site" \
 	bash -c "grep -qx '# CONFIG_CROSS_MEMORY_ATTACH is not set' '$tmp/accept.frag' &&
 		grep -q '^# AUDIT_ACCEPT_UNRESOLVED=1: .*in unknown' '$tmp/accept.frag'"
+
+if arm-linux-gnueabi-gcc -march=armv7-a -nostdlib -static -o "$tmp/strex" \
+	"$TOP/tests/host/audit/strex.S" &&
+	python3 "$audit" --ktree "$KTREE" --json "$tmp/strex" >"$tmp/strex.json"; then
+	check "unresolved: strex.S: the svc after 'strex r7, r1, [r0]' is unresolved, not getpid" \
+		pyq "$tmp/strex.json" "[s['func'] for s in d['unresolved']] == ['status'] and 20 not in [s['nr'] for s in d['syscalls']]"
+else
+	not_ok "unresolved: strex.S: the svc after 'strex r7, r1, [r0]' is unresolved, not getpid (not built)"
+fi
