@@ -1,4 +1,4 @@
-/* Constant arguments and the audit's pruning (tests/host/audit-constarg.sh).
+/* Constant arguments and the audit's pruning (tests/build/audit-constarg.sh).
  * act() makes getppid only when its argument is 2, sched_yield otherwise.
  *   default   every call passes 1: the getppid branch cannot run, and the
  *             audit, which sees the constant at every call, prunes it;

@@ -1,5 +1,5 @@
 /* exitonly.c: sendfile's errno is tested for ENOSYS, but the ENOSYS branch
- * only prints a message and exits, for tests/host/audit-enosys.sh. Never
+ * only prints a message and exits, for tests/build/audit-enosys.sh. Never
  * run, only audited. A compare alone is no fallback: the audit must answer
  * "no fallback proven". */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* fallback.c: a sendfile loop with a read/write fallback on ENOSYS, like the
- * board's init (app/xfer.c), for tests/host/audit-enosys.sh. Never run, only
+ * board's init (app/xfer.c), for tests/build/audit-enosys.sh. Never run, only
  * audited. The same poll loop as nofallback.c sits beside it. The audit must
  * answer "fallback": sendfile's errno reaches a compare with ENOSYS, and the
  * branch taken on ENOSYS leads to pread and write. */

@@ -1,4 +1,4 @@
-/* nofallback.c: darkhttpd's pattern, for tests/host/audit-enosys.sh. Never
+/* nofallback.c: darkhttpd's pattern, for tests/build/audit-enosys.sh. Never
  * run, only audited. send_from_file() is only `return sendfile(...)`; the
  * caller closes the connection on any error but EAGAIN, so on a kernel
  * without sendfile every reply is cut off. The poll loop nearby tests ENOSYS

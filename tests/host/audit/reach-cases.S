@@ -1,5 +1,5 @@
 /* reach-cases.S: the reachability cases of the static audit, for
- * tests/host/audit-reach.sh. Never run, only read. Numbers in the comments;
+ * tests/build/audit-reach.sh. Never run, only read. Numbers in the comments;
  * the test holds the same lists.
  *   reported:     exit (1) and getpid (20), direct from _start;
  *                 dup (41) in via_ptr (Thumb), only through a pointer in

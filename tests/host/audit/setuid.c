@@ -1,5 +1,5 @@
 /* setuid.c: a program that only drops privileges, for
- * tests/host/audit-unresolved.sh. musl's setuid() passes SYS_setuid32 through
+ * tests/build/audit-unresolved.sh. musl's setuid() passes SYS_setuid32 through
  * __setxid() and __synccall(); the number reaches r7 from a struct. */
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 /* strex.S: `strex rd, rt, [rn]` writes its status (0 or 1) to rd. Here rd
  * is r7, after r7 was set to getpid (20): the svc's number is the status,
  * not 20, and the audit must not resolve it to 20
- * (tests/host/audit-unresolved.sh). Never run, only read. */
+ * (tests/build/audit-unresolved.sh). Never run, only read. */
 	.syntax unified
 	.text
 	.arm

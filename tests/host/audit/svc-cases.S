@@ -1,5 +1,5 @@
 /* svc-cases.S: one svc site per way a syscall number reaches r7, for the
- * static audit's test (tests/host/audit-static.sh). Never run, only read.
+ * static audit's test (tests/build/audit-static.sh). Never run, only read.
  * Expected numbers in the comments; the test holds the same list. */
 	.syntax unified
 	.text

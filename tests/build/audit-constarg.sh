@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Constant arguments in the audit's pruning (scripts/audit_flow.py, Prune:
+# Constant arguments in the audit's pruning (scripts/audit/audit_flow.py, Prune:
 # seeds): a function entered only by direct calls that all pass the same
 # constant starts its pass with it, and the branch the constant rules out is
 # dead. tests/host/audit/constarg.c, built -O2 ARM and -Os Thumb-2, three
@@ -10,17 +10,17 @@
 #           all the calls: kept (or the site fails closed).
 # Each runs under qemu-arm -strace with one argument; every syscall it makes
 # must be in its pruned static set (recall), unless the report fails closed.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/common.sh"
 echo "1..5"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-constarg.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-audit=$TOP/scripts/audit-syscalls.py
+audit=$TOP/scripts/audit/syscalls.py
 specs=/usr/lib/arm-linux-musleabi/musl-gcc.specs
 KTREE=${KTREE:-$TOP/build/linux-6.1}
 CONFIG=${CONFIG:-$TOP/build/kernel-tiny/.config}
 
 built=0
-python3 "$TOP/scripts/audit-kmap.py" "$KTREE" --config "$CONFIG" >"$tmp/kmap.json" || true
+python3 "$TOP/scripts/audit/kmap.py" "$KTREE" --config "$CONFIG" >"$tmp/kmap.json" || true
 for v in plain VARIED TAKEN; do
 	def=
 	[ "$v" = plain ] || def=-D$v
