@@ -6,6 +6,8 @@
 #   - srv_max_requests holds across two connections ready in one turn;
 #   - the connection bound and the free-RAM admission on a 30 MiB board
 #     (a --wrap=sysinfo double);
+#   - a deadline that passes while the loop is busy still fires (the same
+#     double, slowed down);
 #   - the 2 s drain after a close does not wait for the request timeout;
 #   - a head in three writes with a pipelined request in the last one;
 #   - the decoded path bound, exactly; listings keep room for their end;
@@ -16,7 +18,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo 1..63
+echo 1..64
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
@@ -103,6 +105,21 @@ wait "$cpid"
 check "mutants: ... and is served once free RAM is back" \
 	[ "$(cat "$APP_TMP/admit.code")" = 200 ] && [ "$(cat "$APP_TMP/admit")" = "$hello" ]
 exec 4>&- 4<&-
+app_stop
+# A deadline that passes while the loop is busy between expire() and the
+# next poll() is not lost: poll() then waits 0 ms, not a negative (endless)
+# time. Here each sysinfo takes 0.8 s (a loaded board), with -t 2: the
+# accept samples the RAM twice (1.6 s, the deadline not yet passed), the
+# loop's end once more (2.4 s), after expire(); the silent client must
+# still be closed then, not when some other event comes.
+sleepfile=$APP_TMP/sleep_ms
+echo 0 >"$sleepfile"
+WRAP_SYSINFO_SLEEP_FILE=$sleepfile \
+	app_start stall "$APP_TBIN/fileserver-wrap-sysinfo" -- -t 2 || { not_ok "mutants: start wrap-sysinfo stall"; exit 1; }
+echo 800 >"$sleepfile"
+r=$(client raw --wait 15 </dev/null)
+check "mutants: a deadline passed during a stall after expire(): the silent client is still closed, -t 2 ($r)" \
+	bash -c "[ '$(kv end "$r")' = eof ] && $(declare -f lt); lt '$(kv seconds "$r")' 10"
 app_stop
 unset WRAP_SYSINFO_FILE WRAP_SYSINFO_TOTAL_K
 
