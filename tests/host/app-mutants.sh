@@ -13,12 +13,14 @@
 #   - the decoded path bound, exactly; listings keep room for their end;
 #   - control bytes and a bare CR in header values; keep-alive, close;
 #   - the log's repeat summary and its escaping of bytes >= 0x80;
-#   - the documented maximums of the settings; a range ending at the size.
+#   - the documented maximums of the settings; a range ending at the size;
+#   - a FIFO swapped in between the type check and the open (a
+#     --wrap=fstatat double).
 # timeout: 240
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/host/app/app_lib.sh"
-echo 1..64
+echo 1..66
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
@@ -315,6 +317,21 @@ check "mutants: EINVAL mid-body: test.bin sha256" [ "$(curl -sf --max-time 30 "$
 check "mutants: EINVAL mid-body: the index still says sendfile is available" \
 	bash -c "curl -sf --max-time 10 '$(url '')' | grep -q '<td id=\"sendfile\">available</td>'"
 app_stop
+
+# A FIFO that takes a regular file's place between the type check and the
+# open (a --wrap=fstatat double reports it as a file): the open must not
+# block the server (nobody writes to the FIFO), and fstat() after it still
+# refuses the FIFO.
+mkfifo "$APP_ROOT/swapped"
+WRAP_FSTATAT_AS_FILE=swapped \
+	app_start swap "$APP_TBIN/fileserver-wrap-fstatat" -- || { not_ok "mutants: start wrap fstatat"; exit 1; }
+r=$(printf 'GET /swapped HTTP/1.1\r\nHost: x\r\n\r\n' | client raw --one --wait 5)
+check "mutants: a FIFO swapped in after the type check answers 403 at once ($r)" \
+	[ "$(kv status "$r") $(kv end "$r")" = "403 one" ]
+check "mutants: ... and the server still serves" \
+	[ "$(curl -s --max-time 5 "$(url hello.txt)")" = "$hello" ]
+app_stop
+rm -f "$APP_ROOT/swapped"
 
 # --- 5. The console log -----------------------------------------------------
 mkfifo "$APP_TMP/stdin"
