@@ -22,7 +22,8 @@ APP_TCFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror -I$(TOP)/app -I$(APP_TSRC)
 APP_TEST_BINS := $(APP_TEST)/unit $(APP_TEST)/xfer_test $(APP_TEST)/nosendfile \
 	$(APP_TEST)/fileserver-wrap $(APP_TEST)/head_test $(APP_TEST)/fileserver-wrap-poll \
-	$(APP_TEST)/fileserver-wrap-sysinfo $(APP_TEST)/conform_test
+	$(APP_TEST)/fileserver-wrap-sysinfo $(APP_TEST)/conform_test \
+	$(APP_TEST)/fileserver-wrap-fstatat
 
 APP_FUZZ := $(APP_BUILD)/fuzz
 FUZZ_TIME ?= 30
@@ -66,6 +67,11 @@ $(APP_TEST)/fileserver-wrap-poll: $(APP_TSRC)/app_wrap_poll.c $(APP_HOSTLIB) | $
 # A small board's RAM as sysinfo reports it (tests/host/app-mutants.sh).
 $(APP_TEST)/fileserver-wrap-sysinfo: $(APP_TSRC)/app_wrap_sysinfo.c $(APP_HOSTLIB) | $(APP_TEST)
 	$(CC) $(APP_TCFLAGS) -Wl,--wrap=sysinfo -o $@ $< \
+		$(APP_BUILD)/host/obj/main.o $(APP_HOSTLIB)
+
+# A FIFO swapped in after the type check (tests/host/app-mutants.sh).
+$(APP_TEST)/fileserver-wrap-fstatat: $(APP_TSRC)/app_wrap_fstatat.c $(APP_HOSTLIB) | $(APP_TEST)
+	$(CC) $(APP_TCFLAGS) -Wl,--wrap=fstatat -o $@ $< \
 		$(APP_BUILD)/host/obj/main.o $(APP_HOSTLIB)
 
 $(APP_TEST)/nosendfile: $(APP_TSRC)/app_nosendfile.c | $(APP_TEST)

@@ -52,8 +52,10 @@ truncate_case() {
 	: >"$f"
 	wait "$cpid"
 	got=$(sed -n 's/.* bytes=\([0-9]*\) .*/\1/p' "$APP_TMP/trunc-$mode.out")
+	good=no
+	[ -n "$got" ] && [ "$got" -lt $((32 * 1024 * 1024)) ] && good=yes
 	check "fallback $mode: file truncated mid-body: response cut short ($got of 33554432 bytes)" \
-		[ -n "$got" ] && [ "$got" -lt $((32 * 1024 * 1024)) ]
+		[ "$good" = yes ]
 	check "fallback $mode: file truncated mid-body: server still running" kill -0 "$APP_PID"
 	check "fallback $mode: file truncated mid-body: logged as aborted" \
 		grep -q 'GET /shrinks.bin 200 [0-9]* [a-z/]* aborted' "$APP_LOG"
@@ -81,8 +83,9 @@ sleep 1
 check "bound: a fourth client is not answered while 3 connections are open" kill -0 "$cpid"
 exec 4>&- 4<&-
 wait "$cpid"
-check "bound: the fourth client is answered once a slot frees" \
-	[ "$(cat "$APP_TMP/fourth.code")" = 200 ] && [ "$(cat "$APP_TMP/fourth")" = "hello from the board" ]
+good=no
+[ "$(cat "$APP_TMP/fourth.code")" = 200 ] && [ "$(cat "$APP_TMP/fourth")" = "hello from the board" ] && good=yes
+check "bound: the fourth client is answered once a slot frees" [ "$good" = yes ]
 exec 5>&- 5<&- 6>&- 6<&-
 app_stop
 
@@ -97,7 +100,8 @@ check "rate: a reader above the minimum rate gets every byte ($fast)" \
 	grep -q " sha256=$want\$" <<<"$fast"
 wait "$spid"
 cut=$(sed -n 's/.* bytes=\([0-9]*\) .*/\1/p' "$APP_TMP/slow.out")
-check "rate: a reader below the minimum rate is cut short (${cut:-no answer} bytes)" \
-	[ -n "$cut" ] && [ "$cut" -lt "$(stat -c %s "$big")" ]
+good=no
+[ -n "$cut" ] && [ "$cut" -lt "$(stat -c %s "$big")" ] && good=yes
+check "rate: a reader below the minimum rate is cut short (${cut:-no answer} bytes)" [ "$good" = yes ]
 check "rate: the cut is logged as a timeout" grep -q 'GET /test.bin 200 [0-9]* [a-z/]* aborted: timeout' "$APP_LOG"
 app_stop

@@ -6,17 +6,21 @@
 #   - srv_max_requests holds across two connections ready in one turn;
 #   - the connection bound and the free-RAM admission on a 30 MiB board
 #     (a --wrap=sysinfo double);
+#   - a deadline that passes while the loop is busy still fires (the same
+#     double, slowed down);
 #   - the 2 s drain after a close does not wait for the request timeout;
 #   - a head in three writes with a pipelined request in the last one;
 #   - the decoded path bound, exactly; listings keep room for their end;
 #   - control bytes and a bare CR in header values; keep-alive, close;
 #   - the log's repeat summary and its escaping of bytes >= 0x80;
-#   - the documented maximums of the settings; a range ending at the size.
+#   - the documented maximums of the settings; a range ending at the size;
+#   - a FIFO swapped in between the type check and the open (a
+#     --wrap=fstatat double).
 # timeout: 240
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/lib/app-host.sh"
-echo 1..63
+echo 1..66
 make -s -C "$TOP" -f mk/app.mk app-test-host >/dev/null || { not_ok "app: build"; exit 1; }
 app_make_root "$APP_ROOT"
 big=$APP_ROOT/test.bin
@@ -82,8 +86,10 @@ app_stop
 echo 2000 >"$ramfile"
 app_start board30low "$APP_TBIN/fileserver-wrap-sysinfo" -- -b 16384 || { not_ok "mutants: start wrap-sysinfo low"; exit 1; }
 n=$(sed -n 's/.* at most \([0-9]*\) connection(s) (2000 KiB free.*/\1/p' "$APP_LOG")
+good=no
+[ -n "$n" ] && [ "$n" -ge 18 ] && [ "$n" -le 26 ] && good=yes
 check "mutants: 30 MiB board, 2000 KiB free: the free RAM bounds it, 18 to 26 connections ($n)" \
-	[ -n "$n" ] && [ "$n" -ge 18 ] && [ "$n" -le 26 ]
+	[ "$good" = yes ]
 app_stop
 echo 26564 >"$ramfile"
 app_start admit "$APP_TBIN/fileserver-wrap-sysinfo" -- -b 16384 -t 30 || { not_ok "mutants: start wrap-sysinfo admit"; exit 1; }
@@ -100,9 +106,25 @@ sleep 1.5
 check "mutants: free RAM below the reserve, one client connected: the next one waits" kill -0 "$cpid"
 echo 26564 >"$ramfile"
 wait "$cpid"
-check "mutants: ... and is served once free RAM is back" \
-	[ "$(cat "$APP_TMP/admit.code")" = 200 ] && [ "$(cat "$APP_TMP/admit")" = "$hello" ]
+good=no
+[ "$(cat "$APP_TMP/admit.code")" = 200 ] && [ "$(cat "$APP_TMP/admit")" = "$hello" ] && good=yes
+check "mutants: ... and is served once free RAM is back" [ "$good" = yes ]
 exec 4>&- 4<&-
+app_stop
+# A deadline that passes while the loop is busy between expire() and the
+# next poll() is not lost: poll() then waits 0 ms, not a negative (endless)
+# time. Here each sysinfo takes 0.8 s (a loaded board), with -t 2: the
+# accept samples the RAM twice (1.6 s, the deadline not yet passed), the
+# loop's end once more (2.4 s), after expire(); the silent client must
+# still be closed then, not when some other event comes.
+sleepfile=$APP_TMP/sleep_ms
+echo 0 >"$sleepfile"
+WRAP_SYSINFO_SLEEP_FILE=$sleepfile \
+	app_start stall "$APP_TBIN/fileserver-wrap-sysinfo" -- -t 2 || { not_ok "mutants: start wrap-sysinfo stall"; exit 1; }
+echo 800 >"$sleepfile"
+r=$(client raw --wait 15 </dev/null)
+check "mutants: a deadline passed during a stall after expire(): the silent client is still closed, -t 2 ($r)" \
+	bash -c "[ '$(kv end "$r")' = eof ] && $(declare -f lt); lt '$(kv seconds "$r")' 10"
 app_stop
 unset WRAP_SYSINFO_FILE WRAP_SYSINFO_TOTAL_K
 
@@ -295,6 +317,21 @@ check "mutants: EINVAL mid-body: test.bin sha256" [ "$(curl -sf --max-time 30 "$
 check "mutants: EINVAL mid-body: the index still says sendfile is available" \
 	bash -c "curl -sf --max-time 10 '$(url '')' | grep -q '<td id=\"sendfile\">available</td>'"
 app_stop
+
+# A FIFO that takes a regular file's place between the type check and the
+# open (a --wrap=fstatat double reports it as a file): the open must not
+# block the server (nobody writes to the FIFO), and fstat() after it still
+# refuses the FIFO.
+mkfifo "$APP_ROOT/swapped"
+WRAP_FSTATAT_AS_FILE=swapped \
+	app_start swap "$APP_TBIN/fileserver-wrap-fstatat" -- || { not_ok "mutants: start wrap fstatat"; exit 1; }
+r=$(printf 'GET /swapped HTTP/1.1\r\nHost: x\r\n\r\n' | client raw --one --wait 5)
+check "mutants: a FIFO swapped in after the type check answers 403 at once ($r)" \
+	[ "$(kv status "$r") $(kv end "$r")" = "403 one" ]
+check "mutants: ... and the server still serves" \
+	[ "$(curl -s --max-time 5 "$(url hello.txt)")" = "$hello" ]
+app_stop
+rm -f "$APP_ROOT/swapped"
 
 # --- 5. The console log -----------------------------------------------------
 mkfifo "$APP_TMP/stdin"
