@@ -5,12 +5,13 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 qemu-system-arm u-boot-tools
+pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 linux-source-6.12 qemu-system-arm u-boot-tools
 	device-tree-compiler bison flex bc cpio curl make gcc libc6-dev patch
 	xz-utils ccache wget musl-dev:armel qemu-user
 	dpkg-dev mtools fdisk libssl-dev)
 # dpkg-dev: dpkg-source for `apt-get source u-boot`; mtools, fdisk (sfdisk):
 # the SD card image without root; libssl-dev: U-Boot's host tools.
+# linux-source-6.12 (bookworm-security): the 6.12 series, kernel/6.12/.
 pkgs+=(${EXTRA_PKGS:-})
 
 missing=()
