@@ -2,12 +2,13 @@
 # board/defconfig-update.sh [OUT]: make the board's defconfig from
 # `make tinyconfig` + kernel/configs/vexpress_tiny.fragment (whose comments
 # give every option's reason), then savedefconfig. Writes OUT, by default
-# the committed kernel/configs/vexpress_tiny_defconfig.
+# the committed kernel/configs/vexpress_tiny_defconfig. KSRC (kbuild-env.sh)
+# selects the kernel tree; DEFCONFIG_WORK the scratch folder, one per tree.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 out=${1:-$TOP/kernel/configs/vexpress_tiny_defconfig}
-work=$TOP/build/defconfig-update
+work=${DEFCONFIG_WORK:-$TOP/build/defconfig-update}
 frag=$TOP/kernel/configs/vexpress_tiny.fragment
 mkdir -p "$work"
 

@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
-pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 qemu-system-arm u-boot-tools
+pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 linux-source-6.12 qemu-system-arm u-boot-tools
 	device-tree-compiler bison flex bc cpio curl make gcc libc6-dev patch
 	xz-utils ccache wget musl-dev:armel qemu-user
 	dpkg-dev mtools fdisk libssl-dev strace shellcheck pyflakes3)
