@@ -16,6 +16,13 @@ set -u
 . "$TOP/tests/lib/qemu.sh"
 
 B=$TOP/build/blk
+# Two more kernels than the board: `make test-blk` builds them and runs this
+# (BLK_BOARD=1, CI does). Under plain `make test` it is a visible skip when
+# they were never built.
+if [ "${BLK_BOARD:-0}" != 1 ] && [ ! -f "$TOP/build/kernel-blk-n/arch/arm/boot/zImage" ]; then
+	echo "ok - block board # skip two more kernels: make test-blk runs it (CI does)"
+	exit 0
+fi
 run_board() { # V: boot build/kernel-blk-V on a fresh copy of the SD image
 	local v=$1 sd=$B/sd-$1.img
 	cp "$B/sd.img" "$sd"
