@@ -174,7 +174,7 @@ test: board app-test-host probe-initramfs
 # its own, as check-series is; .ci/run runs it after make test.
 .PHONY: test-blk
 test-blk: board probe-initramfs probe-blk
-	@BLK_BOARD=1 TESTS='e2e/splice-blk' tests/run
+	@BLK_BOARD=1 TESTS='e2e/splice-blk.sh' tests/run
 
 # --- maintenance -------------------------------------------------------------
 # Regenerate the committed defconfig from tinyconfig + the commented fragment.
