@@ -14,7 +14,7 @@ set -eu -o pipefail
 [ $# -eq 4 ] || { echo "usage: $0 RAM_MIB SERVES WORK LOGNAME" >&2; exit 2; }
 ram=$1 serves=$2 work=$3 lg=$4
 here=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$here/.." && pwd)
+TOP=$(cd "$here/../.." && pwd)
 frag=$TOP/build/audit/audit.fragment
 [ -f "$frag" ] && [ -f "$TOP/build/kernel-audit/vmlinux" ] ||
 	{ echo "measure-audit: no audit kernel: run 'make board AUDIT=1'" >&2; exit 2; }

@@ -32,7 +32,7 @@ set -eu -o pipefail
 # relative O= would name another (empty) folder.
 from=$(realpath "$1") frag=$(realpath "$2") work=$(realpath -m "$3")
 here=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$here/.." && pwd)
+TOP=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/lib/kbuild.sh
 . "$here/../lib/kbuild.sh"
 logs=$TOP/build/logs/${MEASURE_LOGS:-measure-stock}
