@@ -64,19 +64,14 @@ echo "$out"
 check "make board with nothing changed does no work" test -z "$out"
 
 # --- reproducible: the same input in another folder, the same vmlinux ---
-# The folder sits beside build/kernel-tiny: ccache keys on paths relative to
-# the checkout (CCACHE_BASEDIR), so at the same depth the objects come from
-# the cache and what is rebuilt is the link and the generated files.
 . "$TOP/scripts/lib/kbuild.sh"
-repro=$TOP/build/kernel-repro
-rm -rf "$repro"
-mkdir -p "$repro"
-cp "$TOP/build/kernel-tiny/.config" "$repro/.config"
-if "${KMAKE[@]}" O="$repro" olddefconfig vmlinux >"$work/repro.log" 2>&1; then
+mkdir -p "$work/repro"
+cp "$TOP/build/kernel-tiny/.config" "$work/repro/.config"
+if "${KMAKE[@]}" O="$work/repro" olddefconfig vmlinux >"$work/repro.log" 2>&1; then
 	check "a rebuild in another folder gives a byte-identical vmlinux" \
-		cmp "$repro/vmlinux" "$TOP/build/kernel-tiny/vmlinux"
+		cmp "$work/repro/vmlinux" "$TOP/build/kernel-tiny/vmlinux"
 else
 	tail -n 20 "$work/repro.log"
 	not_ok "a rebuild in another folder gives a byte-identical vmlinux (build failed)"
 fi
-rm -rf "$work" "$repro"
+rm -rf "$work"
