@@ -12,10 +12,6 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LOGS=$TOP/build/logs
 mkdir -p "$LOGS"
-# ccache keys on paths relative to the checkout, so every clone and git
-# worktree of the project shares the cached objects (none of the builds
-# has debug info, so the working directory is not part of the key).
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 
 die() {
 	echo "${DIE_PREFIX:-error}: $*" >&2
