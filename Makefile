@@ -7,6 +7,7 @@
 #                     BOOT=direct|sd|tftp: QEMU's loader, or U-Boot from SD / over TFTP)
 #   make measure-ram  what compiling out splice saves: sizes and RAM, side by side
 #   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
+#   make test-blk     the block probe board (copy_file_range on ext2, =y and =n); CI runs it
 #   make lint         shellcheck, pyflakes and the C lint (make test runs them)
 #   make audit        the syscalls init can make, and the Kconfig options it never needs
 #   make boot-bench   boot time to "ready": direct, U-Boot from SD, U-Boot over TFTP
@@ -19,7 +20,6 @@
 #
 # The audit on programs nobody here wrote (Debian source packages, mk/corpus.mk):
 #   make test-audit   build, trace (qemu-arm -strace) and audit each; CI runs it
-#   make test-blk     the block probe board (copy_file_range on ext2, =y and =n); CI runs it
 #
 # Variants, all from kernel/configs/vexpress_tiny_defconfig:
 #   tiny  the board as shipped (splice family compiled out once the series is in)
