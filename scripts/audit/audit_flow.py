@@ -588,16 +588,9 @@ class Flow:
         memtok = rest[0]
         if len(rest) == 2 and parse_imm(rest[1]) is not None:
             post = signed(parse_imm(rest[1]))
-        elif len(rest) > 1:
-            # register offsets ([r0, r1], [pc, r3, lsl #2]): unknown address
-            if b.startswith("ldr"):
-                for r in toks[:2 if size == 8 else 1]:
-                    st.set(reg(r), None)
-                if reg(toks[0]) == "r15":
-                    return self.jump_table(st, ins, toks, ev)
-            return [(nxt, st)]
+        # register offsets ([r0, r1], [pc, r3, lsl #2]): unknown address
         m = re.match(r"^\[(\w+)(?:,\s*(\w+))?.*\]", memtok)
-        if m and m.group(2) and reg(m.group(2)):
+        if post is None and len(rest) > 1 or m and m.group(2) and reg(m.group(2)):
             if b.startswith("ldr"):
                 for r in toks[:2 if size == 8 else 1]:
                     st.set(reg(r), None)
