@@ -104,6 +104,26 @@ names() {
 }
 
 # ---------------------------------------------------------------- init
+# console_open: fd 7 on a fresh FIFO, $tmp/console, that the next init reads
+# as its console; read-write, so neither side blocks on open.
+console_open() {
+	rm -f "$tmp/console"
+	mkfifo "$tmp/console"
+	exec 7<>"$tmp/console"
+}
+
+# wait_ready LOG LABEL: until init's LOG says ready (20 s at most); fails if
+# $srv_pid ends first.
+wait_ready() {
+	local i
+	for i in $(seq 200); do
+		grep -q '^fileserver: ready' "$1" && return 0
+		kill -0 "$srv_pid" 2>/dev/null || fail "$1" "$2 ended before ready"
+		sleep 0.1
+	done
+	fail "$1" "$2 not ready after 20 s"
+}
+
 # init_requests URL LOG MODE: the fixed set of requests (GET with sha256,
 # HEAD, a range, a 404, the index, keep-alive); any wrong answer is fatal.
 init_requests() {
@@ -136,19 +156,12 @@ init_run() {
 	local root=$TOP/build/rootfs/srv
 	port=$(free_port) || die "no free port"
 	local url=http://127.0.0.1:$port
-	rm -f "$tmp/console"
-	mkfifo "$tmp/console"
-	exec 7<>"$tmp/console" # read-write: neither side blocks on open
+	console_open
 	env "$@" timeout 120 "$qemu" -strace -D "$trace" "$TOP/build/app/arm/init" \
 		-a 127.0.0.1 -p "$port" -r "$root" <"$tmp/console" >"$log" 2>&1 &
 	srv_pid=$!
+	wait_ready "$log" "init ($mode)"
 	local i
-	for i in $(seq 200); do
-		grep -q '^fileserver: ready' "$log" && break
-		kill -0 "$srv_pid" 2>/dev/null || fail "$log" "init ($mode) ended before ready"
-		[ "$i" = 200 ] && fail "$log" "init ($mode) not ready after 20 s"
-		sleep 0.1
-	done
 
 	init_requests "$url" "$log" "$mode"
 
@@ -197,19 +210,12 @@ init_pid1_run() {
 	local port log=$out/init-pid1.log trace=$tmp/init-pid1.strace i
 	command -v unshare >/dev/null || die "unshare not found (util-linux)"
 	port=$(free_port) || die "no free port"
-	rm -f "$tmp/console"
-	mkfifo "$tmp/console"
-	exec 7<>"$tmp/console"
+	console_open
 	timeout 120 unshare --pid --fork --kill-child "$qemu" -strace -D "$trace" \
 		"$TOP/build/app/arm/init" -a 127.0.0.1 -p "$port" -r "$TOP/build/rootfs/srv" \
 		<"$tmp/console" >"$log" 2>&1 &
 	srv_pid=$!
-	for i in $(seq 200); do
-		grep -q '^fileserver: ready' "$log" && break
-		kill -0 "$srv_pid" 2>/dev/null || fail "$log" "init (pid 1) ended before ready"
-		[ "$i" = 200 ] && fail "$log" "init (pid 1) not ready after 20 s"
-		sleep 0.1
-	done
+	wait_ready "$log" "init (pid 1)"
 	grep -q 'starting as init (pid 1)' "$log" || fail "$log" "init (pid 1): not started as init"
 	local got want
 	want=$(testfile_sha hello.txt)
@@ -252,21 +258,14 @@ init_faults_run() {
 	local port log=$out/init-faults.log trace=$tmp/init-faults.strace i q s u
 	command -v strace >/dev/null || die "strace not found (Debian package strace)"
 	port=$(free_port) || die "no free port"
-	rm -f "$tmp/console"
-	mkfifo "$tmp/console"
-	exec 7<>"$tmp/console"
+	console_open
 	timeout 120 strace -f -qq -o /dev/null -e trace=ppoll,reboot \
 		-e inject=ppoll:error=ENOMEM:when=3..4 -e inject=reboot:error=EPERM \
 		unshare --pid --fork --kill-child "$qemu" -strace -D "$trace" \
 		"$TOP/build/app/arm/init" -a 127.0.0.1 -p "$port" -r "$TOP/build/rootfs/srv" \
 		<"$tmp/console" >"$log" 2>&1 &
 	srv_pid=$!
-	for i in $(seq 200); do
-		grep -q '^fileserver: ready' "$log" && break
-		kill -0 "$srv_pid" 2>/dev/null || fail "$log" "init (faults) ended before ready"
-		[ "$i" = 200 ] && fail "$log" "init (faults) not ready after 20 s"
-		sleep 0.1
-	done
+	wait_ready "$log" "init (faults)"
 	local got want
 	want=$(testfile_sha hello.txt)
 	got=$(curl -s --max-time 20 -f "http://127.0.0.1:$port/hello.txt" | sha256sum | cut -d' ' -f1)
