@@ -129,12 +129,14 @@ one() {
 # init-nofallback, the control: this project's init with its ENOSYS branch
 # (app/xfer.c sendfile_error()) ending the transfer instead of retrying on
 # read/write, as a server without a fallback does. Built from a copy of
-# app/ in build/peers/init-nofallback/; nothing in app/ changes.
+# app/ (and mk/cross.mk, which its Makefile includes) in
+# build/peers/init-nofallback/; nothing in app/ changes.
 nofallback() {
 	local w=$out/init-nofallback
-	rm -rf "$w/app"
-	mkdir -p "$w"
+	rm -rf "$w/app" "$w/mk"
+	mkdir -p "$w/mk"
 	cp -a "$TOP/app" "$w/app"
+	cp -a "$TOP/mk/cross.mk" "$w/mk/" # app/Makefile includes ../mk/cross.mk
 	sed -i '/^\tcase ENOSYS:$/,/return STEP_RETRY;/ s/return STEP_RETRY;/return STEP_FAIL; \/* peers: no fallback *\//' \
 		"$w/app/xfer.c"
 	grep -q 'STEP_FAIL; /\* peers: no fallback' "$w/app/xfer.c" ||
