@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# timeout: 1500
 # The server on the base kernel (splice built in): sendfile moves the bodies.
 set -u
 . "$(dirname "$0")/../lib/common.sh"

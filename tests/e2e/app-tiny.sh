@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# timeout: 1500
 # The server on the tiny kernel (sendfile compiled out): same bytes via the
 # read/write fallback, one ENOSYS line on the console.
 set -u

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
+# timeout: 1500
 # The server on the stock kernel trimmed by the audit fragment (splice and the
 # syscalls init never makes compiled out): the app's e2e checks, as on tiny.
-# timeout: 1200
+# timeout: 1500
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/lib/qemu.sh"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
+# timeout: 1500
 # The server on the stock vexpress_defconfig kernel (splice built in): the
 # app's e2e checks, as on base.
-# timeout: 1200
+# timeout: 1500
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/tests/lib/qemu.sh"

@@ -4,7 +4,7 @@ say what a test needs to know: when the server closed, how many bytes really
 came, how many clients it served at once.
 
     app_client.py PORT raw [--wait S]         send stdin, read until EOF
-    app_client.py PORT concurrent PATH N SHA256 [--head-wait S] [--wait S]
+    app_client.py PORT concurrent PATH N SHA256 [--head-wait S] [--wait S] [--hold F]
     app_client.py PORT hold PATH N [--wait S]
     app_client.py PORT dribble REQUEST_PATH SECONDS
     app_client.py PORT slowread PATH RATE [--rcvbuf B] [--wait S] [--mark F]
@@ -145,11 +145,31 @@ def cmd_raw(a):
           % (status, len(data) - len(body), len(body), how, secs))
 
 
+def read_head(s, buf, deadline):
+    """buf and what s sends until buf holds a whole head, s ends or
+    deadline passes."""
+    while split_head(buf) is None and time.monotonic() < deadline:
+        s.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = s.recv(4096)
+        except (socket.timeout, OSError):
+            break
+        if not chunk:
+            break
+        buf += chunk
+    return buf
+
+
 def cmd_concurrent(a):
     """N clients send GET PATH; each must receive the start of its answer
     while all N are still connected (no client reads its body before that),
     then all read to the end. Prints: started=K (answers begun while all N
-    were open) complete=M (bodies with the right sha256)."""
+    were open) complete=M (bodies with the right sha256). With --hold F,
+    once the heads are in (or --head-wait is over) it creates F and keeps
+    all N open, reading nothing, until F is removed (or --wait is over), so
+    that the caller can look at the server then. A head that came after
+    --head-wait is still read, with its body, before --wait is over: it
+    counts in complete, not in started."""
     socks = [connect(a.port, rcvbuf=4096) for _ in range(a.n)]
     for s in socks:
         s.sendall(get(a.path))
@@ -167,9 +187,15 @@ def cmd_concurrent(a):
             if b"\r\n\r\n" in bufs[i] or not chunk:
                 waiting.discard(i)
                 started += bool(chunk)
-    complete = 0
     deadline = time.monotonic() + a.wait
+    if a.hold:
+        with open(a.hold, "w"):
+            pass
+        while os.path.exists(a.hold) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    complete = 0
     for i, s in enumerate(socks):
+        bufs[i] = read_head(s, bufs[i], deadline)
         parsed = split_head(bufs[i])
         if parsed is None:
             continue
@@ -407,6 +433,7 @@ def main():
     c.add_argument("sha")
     c.add_argument("--head-wait", type=float, default=20)
     c.add_argument("--wait", type=float, default=120)
+    c.add_argument("--hold")
     h = sub.add_parser("hold")
     h.add_argument("path")
     h.add_argument("n", type=int)
