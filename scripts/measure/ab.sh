@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# measure-ab.sh A.uInitrd B.uInitrd STEP...: two initramfs (two versions of
+# measure/ab.sh A.uInitrd B.uInitrd STEP...: two initramfs (two versions of
 # the init program) booted side by side, at the same time and so under the
 # same host load, on the same kernel images (images/VARIANT/uImage, or
 # MEASURE_AB_IMAGES/VARIANT/uImage), through scripts/measure/boot.sh.
@@ -19,7 +19,7 @@
 #   scripts/board/initramfs.sh L PREFIX          (-> PREFIX.uInitrd)
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 A.uInitrd B.uInitrd STEP..." >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 declare -A initrd=([a]=$1 [b]=$2)
 shift 2
 images=${MEASURE_AB_IMAGES:-$top/images}
