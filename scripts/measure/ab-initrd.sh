@@ -12,27 +12,29 @@ set -eu
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 [ $# -eq 2 ] || die "usage: $0 COMMIT NAME"
-commit=$1 name=$2
-[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || die "NAME: letters, digits, _ . - only"
+commit=$1 what=$2 # (not "name": phase() has a local of that name)
+[[ $what =~ ^[A-Za-z0-9_.-]+$ ]] || die "NAME: letters, digits, _ . - only"
 git -C "$TOP" rev-parse -q --verify "$commit^{commit}" >/dev/null || die "no commit $commit"
 [ -d "$TOP/build/rootfs/srv" ] || die "no build/rootfs/srv (run make board first)"
 ab=$TOP/build/ab
-src=$ab/src-$name app=$ab/app-$name
+src=$ab/src-$what app=$ab/app-$what
 
+# git archive gives the sources the commit's time: an old build of another
+# commit under the same NAME would look newer, so it goes too.
 extract() {
-	rm -rf "$src"
+	rm -rf "$src" "$app"
 	mkdir -p "$src"
 	git -C "$TOP" archive "$commit" app mk | tar -x -C "$src"
 }
 build() { nice -n 10 make -C "$src/app" O="$app" TARGET=arm; }
 pack() {
 	touch -d @0 "$app/init"
-	"$TOP/scripts/board/initramfs-list.sh" board "$app/init" "$TOP/build/rootfs/srv" >"$ab/$name.list"
-	"$TOP/scripts/board/initramfs.sh" "$ab/$name.list" "$ab/$name"
+	"$TOP/scripts/board/initramfs-list.sh" board "$app/init" "$TOP/build/rootfs/srv" >"$ab/$what.list"
+	"$TOP/scripts/board/initramfs.sh" "$ab/$what.list" "$ab/$what"
 }
 
-echo "ab-initrd: app/ of $(git -C "$TOP" rev-parse --short "$commit") as $name"
-phase extract "ab-initrd-$name-extract" extract
-phase build "ab-initrd-$name-build" build
-phase pack "ab-initrd-$name-pack" pack
-echo "ab-initrd: ${ab#"$TOP"/}/$name.uInitrd; init $(stat -c %s "$app/init") B, sha256 $(sha256sum <"$app/init" | cut -c1-16)"
+echo "ab-initrd: app/ of $(git -C "$TOP" rev-parse --short "$commit") as $what"
+phase extract "ab-initrd-$what-extract" extract
+phase build "ab-initrd-$what-build" build
+phase pack "ab-initrd-$what-pack" pack
+echo "ab-initrd: ${ab#"$TOP"/}/$what.uInitrd; init $(stat -c %s "$app/init") B, sha256 $(sha256sum <"$app/init" | cut -c1-16)"
