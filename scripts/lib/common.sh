@@ -45,20 +45,28 @@ testfile_sha() {
 }
 
 # free_port: print a 127.0.0.1 TCP port nobody listens on now, between
-# FREE_PORTS's LOW and HIGH (default 20000-39999).
+# FREE_PORTS's LOW and HIGH (default 20000-39999), and claim it for a
+# minute ($TMPDIR/free-port-claims/PORT): two boots started at once (ab.sh,
+# minram.sh) would otherwise both see the same port free before either
+# QEMU binds it, and one QEMU then fails; in a narrow range that happens.
 free_port() {
-	local p lo=20000 hi=39999
+	local p lo=20000 hi=39999 claims=${TMPDIR:-/tmp}/free-port-claims t
 	if [ -n "${FREE_PORTS:-}" ]; then
 		[[ $FREE_PORTS =~ ^([0-9]+)-([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
 			{ echo "free_port: FREE_PORTS must be LOW-HIGH, not '$FREE_PORTS'" >&2; return 1; }
 		lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[2]}
 	fi
+	mkdir -p "$claims" || return 1
 	for _ in $(seq 50); do
 		p=$((lo + RANDOM % (hi - lo + 1)))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+		if t=$(stat -c %Y "$claims/$p" 2>/dev/null); then
+			[ $(($(date +%s) - t)) -lt 60 ] && continue
+			rmdir "$claims/$p" 2>/dev/null
 		fi
+		mkdir "$claims/$p" 2>/dev/null || continue
+		echo "$p"
+		return 0
 	done
 	return 1
 }
