@@ -5,10 +5,12 @@
 # side, how many boots served 64 clients and how each other boot died.
 # With -b, one line per boot instead. A boot's death, from its console:
 #   silent         no kernel output at all (boot.sh's first-line limit): the
-#                  kernel died before its console was registered
-#   unpack-oom     kernel panic after an OOM invoked by a kworker while the
-#                  initramfs was being unpacked ("Unpacking initramfs..."
-#                  printed, "Freeing initrd memory" not yet)
+#                  kernel died before its console was registered (with
+#                  earlycon=pl011,0x10009000 such a boot shows its death)
+#   unpack-oom:COMM  kernel panic after an OOM invoked by COMM (the unpack's
+#                  kworker, or swapper: PID 1 running the initcalls) while
+#                  the initramfs was being unpacked ("Unpacking
+#                  initramfs..." printed, "Freeing initrd memory" not yet)
 #   oom-panic:COMM kernel panic after an OOM invoked by COMM, any other time
 #   panic:TEXT     another kernel panic ("not syncing: TEXT")
 #   init-died      /init printed its banner but never "ready"
@@ -31,9 +33,9 @@ death() {
 		echo "load:$(sed -n 's/^reason=//p' "$env" | tr ' ' _)"
 	elif grep -aq 'Kernel panic' "$log"; then
 		comm=$(grep -ao '^[^ ]* invoked oom-killer' "$log" | head -n 1 | cut -d' ' -f1)
-		if [ -n "$comm" ] && [[ $comm == kworker* ]] && grep -aq '^Unpacking initramfs' "$log" &&
+		if [ -n "$comm" ] && grep -aq '^Unpacking initramfs' "$log" &&
 			! grep -aq '^Freeing initrd memory' "$log"; then
-			echo unpack-oom
+			echo "unpack-oom:${comm%%/*}"
 		elif [ -n "$comm" ]; then
 			echo "oom-panic:$comm"
 		else
