@@ -6,7 +6,8 @@
 #                           replaces "error", DIE_STATUS the status)
 #   phase NAME LOG CMD...   run CMD with its output in build/logs/LOG.log
 #   show_log FILE [N] [IN]  the last N lines (20) of FILE, each as IN"| "
-#   free_port               a free 127.0.0.1 TCP port
+#   free_port               a free 127.0.0.1 TCP port (in FREE_PORTS=LOW-HIGH
+#                           when set: helpers sharing a host get ranges)
 #   testfile_sha NAME       sha256 of build/rootfs/srv/NAME
 #   deb_src_ready PKG       apt knows Debian's source package PKG
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -43,15 +44,29 @@ testfile_sha() {
 	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
 }
 
-# free_port: print a 127.0.0.1 TCP port nobody listens on now.
+# free_port: print a 127.0.0.1 TCP port nobody listens on now, between
+# FREE_PORTS's LOW and HIGH (default 20000-39999), and claim it for a
+# minute ($TMPDIR/free-port-claims/PORT): two boots started at once (ab.sh,
+# minram.sh) would otherwise both see the same port free before either
+# QEMU binds it, and one QEMU then fails; in a narrow range that happens.
 free_port() {
-	local p
+	local p lo=20000 hi=39999 claims=${TMPDIR:-/tmp}/free-port-claims t
+	if [ -n "${FREE_PORTS:-}" ]; then
+		[[ $FREE_PORTS =~ ^([0-9]+)-([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+			{ echo "free_port: FREE_PORTS must be LOW-HIGH, not '$FREE_PORTS'" >&2; return 1; }
+		lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[2]}
+	fi
+	mkdir -p "$claims" || return 1
 	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 20000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return 0
+		p=$((lo + RANDOM % (hi - lo + 1)))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+		if t=$(stat -c %Y "$claims/$p" 2>/dev/null); then
+			[ $(($(date +%s) - t)) -lt 60 ] && continue
+			rmdir "$claims/$p" 2>/dev/null
 		fi
+		mkdir "$claims/$p" 2>/dev/null || continue
+		echo "$p"
+		return 0
 	done
 	return 1
 }
