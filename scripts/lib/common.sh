@@ -6,7 +6,8 @@
 #                           replaces "error", DIE_STATUS the status)
 #   phase NAME LOG CMD...   run CMD with its output in build/logs/LOG.log
 #   show_log FILE [N] [IN]  the last N lines (20) of FILE, each as IN"| "
-#   free_port               a free 127.0.0.1 TCP port
+#   free_port               a free 127.0.0.1 TCP port (in FREE_PORTS=LO-HI
+#                           when set: machines shared by several users)
 #   testfile_sha NAME       sha256 of build/rootfs/srv/NAME
 #   deb_src_ready PKG       apt knows Debian's source package PKG
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -43,11 +44,19 @@ testfile_sha() {
 	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
 }
 
-# free_port: print a 127.0.0.1 TCP port nobody listens on now.
+# free_port: print a 127.0.0.1 TCP port nobody listens on now: a random one
+# of 20000-39999, or with FREE_PORTS=LO-HI the next free one of LO-HI from
+# an offset set by this shell's pid, so that boots started side by side
+# (measure/minram.sh) do not pick the same port.
 free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 20000))
+	local p i lo hi
+	lo=${FREE_PORTS:-0-0} hi=${lo#*-} lo=${lo%-*}
+	for i in $(seq 50); do
+		if [ -n "${FREE_PORTS:-}" ]; then
+			p=$((lo + (BASHPID + i) % (hi - lo + 1)))
+		else
+			p=$((20000 + RANDOM % 20000))
+		fi
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return 0
