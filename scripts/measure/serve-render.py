@@ -169,6 +169,12 @@ def render(data, out):
           *md_table(head, lines)]
     md += ["", f"Compiling out splice saved: bloat-o-meter {fmt(saving['bloat_bytes'])} B; "
            f"free RAM after boot {fmt(saved_free[0])}..{fmt(saved_free[1])} KiB (tiny against base, -m {d.get('ram_mib')}M).", ""]
+    firsts = {w: runs_[0] for w, runs_ in over_time["ways"].items() if runs_[0]}
+    if firsts:
+        md += [f"Free RAM over time while {clients} clients fetch: `measure-ram.svg`, one line per "
+               "way (boot 1), from " + ", ".join(
+                   f"{len(s)} samples over {s[-1][0]:g} s ({LABELS.get(w, w)})"
+                   for w, s in firsts.items()) + ".", ""]
     for name, t in targets.items():
         state = "n/a" if t["met"] is None else ("met" if t["met"] else "NOT met")
         md.append(f"- target: {t['label']}: {fmt(t['value'])} (target {t['target']}): {state}")
