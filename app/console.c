@@ -1,4 +1,5 @@
-/* console.c - line reader for "poweroff" and "stats"; EOF/errors just close it. */
+/* console.c - line reader for "poweroff", "stats", "ram on" and "ram off";
+ * EOF/errors just close it. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,8 +26,12 @@ static unsigned int run_line(const char *line, size_t n)
 		return CONSOLE_POWEROFF;
 	if (n == 5 && memcmp(line, "stats", 5) == 0)
 		return CONSOLE_STATS;
+	if (n == 6 && memcmp(line, "ram on", 6) == 0)
+		return CONSOLE_RAM_ON;
+	if (n == 7 && memcmp(line, "ram off", 7) == 0)
+		return CONSOLE_RAM_OFF;
 	if (n > 0)
-		log_msg("console: unknown command (try: poweroff, stats)");
+		log_msg("console: unknown command (try: poweroff, stats, ram on, ram off)");
 	return CONSOLE_NONE;
 }
 

@@ -12,8 +12,10 @@ struct console {
 	size_t len;
 };
 
-/* Commands, as bits: one read() may carry several lines. */
-enum console_cmd { CONSOLE_NONE = 0, CONSOLE_POWEROFF = 1, CONSOLE_STATS = 2 };
+/* Commands, as bits: one read() may carry several lines. "ram on" and
+ * "ram off" start and stop one console line per free-RAM sample. */
+enum console_cmd { CONSOLE_NONE = 0, CONSOLE_POWEROFF = 1, CONSOLE_STATS = 2,
+		   CONSOLE_RAM_ON = 4, CONSOLE_RAM_OFF = 8 };
 
 void console_init(struct console *c, int fd);
 

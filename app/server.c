@@ -55,8 +55,9 @@ static int open_listener(const struct srv_config *cfg)
 }
 
 /* Take a sysinfo sample when the last one is older than RAM_SAMPLE_MS and
- * track the lowest free RAM seen. sysinfo only fails on a bad pointer: the
- * old sample then stays. */
+ * track the lowest free RAM seen; after "ram on", log it as "ram T F": ms
+ * since "ram on", KiB free. sysinfo only fails on a bad pointer: the old
+ * sample then stays. */
 static void sample_ram(struct server *s, long long now)
 {
 	struct board_ram r;
@@ -69,6 +70,25 @@ static void sample_ram(struct server *s, long long now)
 	s->ram_at_ms = now;
 	if (r.free_k < s->low_free_k)
 		s->low_free_k = r.free_k;
+	if (s->ram_log)
+		log_msg("ram %lld %llu", now - s->ram_log_ms, r.free_k);
+}
+
+/* Console "ram on"/"ram off": one line per sample from now on (the first
+ * one at once, at time 0), or no more; "ram off" logs a last sample. */
+static void ram_log(struct server *s, bool on)
+{
+	long long now = clock_ms();
+
+	if (on == s->ram_log)
+		return;
+	if (on) {
+		s->ram_log = true;
+		s->ram_log_ms = now;
+	}
+	s->ram_at_ms = 0; /* sample now */
+	sample_ram(s, now);
+	s->ram_log = on;
 }
 
 /* How many connections the board can carry at once, the smaller of:
@@ -134,6 +154,7 @@ int server_open(struct server *s, const struct srv_config *cfg,
 	s->ram_at_ms = 0;
 	s->date_s = -1;
 	s->low_free_k = (unsigned long long)-1;
+	s->ram_log = false;
 	sample_ram(s, clock_ms());
 	s->max_conns = conns_for_ram(cfg, &s->ram);
 	s->per_addr = s->max_conns / SERVER_SHARE_DIV > 1
@@ -468,6 +489,8 @@ static bool dispatch(struct server *s, const struct pollfd *fds, nfds_t n,
 		if (owner[k] == -1) {
 			unsigned int cmd = console_read(&s->console);
 
+			if (cmd & (CONSOLE_RAM_ON | CONSOLE_RAM_OFF))
+				ram_log(s, cmd & CONSOLE_RAM_ON);
 			if (cmd & CONSOLE_STATS)
 				log_stats(s);
 			if (cmd & CONSOLE_POWEROFF) {

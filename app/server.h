@@ -2,6 +2,7 @@
 #ifndef APP_SERVER_H
 #define APP_SERVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "board.h"
@@ -54,6 +55,8 @@ struct server {
 	struct board_ram ram;       /* the last sysinfo sample */
 	long long ram_at_ms;        /* when it was taken */
 	unsigned long long low_free_k; /* lowest free RAM since the last stats */
+	bool ram_log;               /* console "ram on": log every sample */
+	long long ram_log_ms;       /* when "ram on" came: time 0 of the lines */
 	char kernel[200];           /* for the index page */
 	const char *sendfile;
 	struct listing_status status;

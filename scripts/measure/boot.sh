@@ -22,6 +22,11 @@
 #                        the concurrent fetches: how many got the right
 #                        bytes, wall time, server CPU, and the lowest free
 #                        RAM the server saw while they ran
+#   load_ram_series      with MEASURE_RAM_SERIES=1: free RAM over time while
+#                        they ran, "T:F T:F ..." (ms since the console's
+#                        `ram on`, typed just before them, KiB free), one
+#                        per sample the server took (at most every 20 ms)
+#                        until `ram off` right after them (app/README.md)
 #   log=...              the console log (build/logs/qemu/NAME.log)
 #
 # Exit status: 0 served, 1 did not, 2 usage. Every step is bounded: QEMU
@@ -40,6 +45,7 @@ case $VARIANT in tiny | base | audit | vexpress | vexpress-trim) ;; *) echo "mea
 
 clients=${MEASURE_CLIENTS:-0}
 [[ $clients =~ ^[0-9]+$ ]] || { echo "measure-boot: bad MEASURE_CLIENTS '$clients'" >&2; exit 2; }
+series=${MEASURE_RAM_SERIES:-0}
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BOOTARGS_EXTRA=${MEASURE_BOOTARGS:-}
@@ -155,6 +161,24 @@ stats() {
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# ram_lines: the console's "fileserver: ram T F" lines, as "T:F" words.
+ram_lines() {
+	tr -d '\r' <"$QEMU_LOG" | sed -n 's/^fileserver: ram \([0-9][0-9]*\) \([0-9][0-9]*\)$/\1:\2/p'
+}
+
+# ram_on: type `ram on` and wait (20 s at most) for its first sample, so
+# that time 0 comes before the clients. 1 when it did not come.
+ram_on() {
+	local t=0
+	qemu_send "ram on"
+	until [ -n "$(ram_lines)" ]; do
+		[ $t -ge 100 ] && return 1
+		guest_down >/dev/null && return 1
+		sleep 0.2
+		t=$((t + 1))
+	done
+}
+
 # fetch N DIR: N clients fetch test.bin at once (curl, bounded), each
 # writing the sha256 of what it got to DIR/cI; the console is watched
 # meanwhile: a guest that panics (or whose QEMU ends) stops them all at once.
@@ -210,15 +234,21 @@ if [ "$ok" = 1 ] && [ "$serves" -gt 0 ]; then
 	fi
 fi
 if [ "$ok" = 1 ] && [ "$clients" -gt 0 ]; then
+	if [ "$series" = 1 ] && ! ram_on; then
+		ok=0 why="no 'fileserver: ram' line after 'ram on'"
+	fi
 	t0=$(now_ms)
 	fetch "$clients" "$tmp/load" || { ok=0 why="the guest panicked or QEMU ended while $clients clients fetched"; }
 	t1=$(now_ms)
+	[ "$series" = 1 ] && qemu_send "ram off"
 	n=$(good "$tmp/load")
 	figures+=("load_clients=$clients" "load_good=$n" "load_bytes=$((n * size))" "load_wall_ms=$((t1 - t0))")
 	[ "$ok" = 1 ] && [ "$n" != "$clients" ] && ok=0 why="$n of $clients concurrent clients got test.bin with the right sha256"
 	if stats; then
 		figures+=("load_cpu_ms=$((ST_CPU - cpu0))" "load_low_free_k=$ST_LOW")
 	fi
+	# After the stats line, every ram line (the last at `ram off`) is in.
+	[ "$series" = 1 ] && figures+=("load_ram_series=$(ram_lines | tr '\n' ' ' | sed 's/ $//')")
 fi
 rm -rf "$tmp"
 # A panicked guest never powers off: do not wait for it.

@@ -14,7 +14,8 @@
 #   6. serve   what each way of serving costs (sendfile on base; read/write,
 #              mmap and read/write with a 64 KiB buffer on tiny): free RAM
 #              after boot, after sequential fetches and at the lowest while
-#              MEASURE_LOAD_CLIENTS fetch at once, server CPU per MiB,
+#              MEASURE_LOAD_CLIENTS fetch at once (and over time meanwhile:
+#              the server's console `ram on`), server CPU per MiB,
 #              throughput, smallest RAM for the mmap fallback
 #              (scripts/measure/serve.sh; MEASURE_SERVE=0 skips it)
 #   7. report  table on the terminal, MEASURE_OUT.md/.json/.svg

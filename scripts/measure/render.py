@@ -11,7 +11,8 @@ DATA keys: date kernel_version series_applied config_sha256_{tiny,base}
 ram_mib serves; <v>.<size> (vmlinux_text ... initramfs); bloat_* and
 removed_N; <v>.run1.<boot figure> and <v>.run2.<boot figure>;
 <v>.min_ram_{k,status,step_k,unstable,probes}, min_clients; warning_N;
-the serving figures <way>.run<N>.* of serve_ways (measure/serve.sh).
+the serving figures <way>.run<N>.* of serve_ways (measure/serve.sh), with
+load_ram_series, free RAM over time under load, drawn as one line per way.
 Exit status 0; 2 on a usage error or a missing DATA.
 """
 import os
@@ -19,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from report import commas, load_env, main, md_table, svg_chart, write_json  # noqa: E402
+from report import commas, load_env, main, md_table, series, svg_chart, write_json  # noqa: E402
 
 NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
@@ -410,10 +411,32 @@ WAYS = {"base-sendfile": "base: sendfile", "tiny-read": "tiny: read/write (defau
         "tiny-mmap": "tiny: mmap", "tiny-read64k": "tiny: read/write, 64 KiB buffer"}
 
 
+def series_notes(d, ways, lines):
+    """What the line chart draws, and whether each line's lowest point is
+    the serving table's lowest free RAM under load (boot 1)."""
+    out = ["Over time: each sysinfo sample the server took (at most every 20 ms), from `ram on` "
+           "before the clients start to `ram off` after they end."]
+    differ = []
+    for w, (label, ps, _) in zip(ways, lines):
+        table = d.get(w + ".run1.load_low_free_k", "")
+        low = min(v for _, v in ps) if ps else None
+        if low is not None and table != "" and value(table) != low:
+            differ.append("%s: table %s, lowest sample %s" % (label, commas(table), commas(low)))
+    if differ:
+        out.append("Lowest point differs from the table's lowest (the stats line samples "
+                   "once more): " + "; ".join(differ) + ".")
+    else:
+        out.append("Each line's lowest point is the serving table's lowest free RAM while "
+                   "the clients fetch.")
+    return out
+
+
 def chart(d, applied, rows, path):
     """The savings themselves (each group on its own scale), free RAM per
-    way of serving (after boot, after the fetches, lowest under load), and
-    where the RAM goes after boot on each board (boot 1)."""
+    way of serving (after boot, after the fetches, lowest under load), free
+    RAM over time while the clients fetch, one line per way (when the data
+    has load_ram_series), and where the RAM goes after boot on each board
+    (boot 1)."""
     groups = []
     sizes = [row for row in rows if row.unit == "B"]
     ram = [row for row in rows if row.unit == "KiB"]
@@ -424,6 +447,7 @@ def chart(d, applied, rows, path):
                        "bars": [(row.label, None if row.s == "" else value(row.s), 0 if
                                  row.unit == "B" else 6) for row in rs]})
     ways = d.get("serve_ways", "").split()
+    lines = []
     if ways:
         bars = []
         for i, (key, what) in enumerate((("app_free_k", "after boot"),
@@ -435,6 +459,14 @@ def chart(d, applied, rows, path):
                 bars.append(("%s, %s" % (WAYS.get(w, w), what), None if v == "" else value(v), i + 1))
         groups.append({"title": "free RAM per way of serving (boot 1)", "unit": "KiB",
                        "bars": bars})
+        lines = [(WAYS.get(w, w), series(d.get(w + ".run1.load_ram_series")), i)
+                 for i, w in enumerate(ways)]
+        if not any(ps for _, ps, _ in lines):
+            lines = []
+        if lines:
+            groups.append({"title": "free RAM over time while %s clients fetch (boot 1)"
+                           % d.get("load_clients", ""), "unit": "KiB", "x_unit": "s",
+                           "lines": lines})
     bars = []
     for v in ("base", "tiny"):
         g = {k: d.get("%s.run1.%s" % (v, k), "") for k in
@@ -453,9 +485,11 @@ def chart(d, applied, rows, path):
     notes = ["Savings: base - tiny for sizes, tiny - base for RAM; positive = tiny gains.",
              "Other reserved: mem_map, page tables, DTB, padding (RAM - sysinfo total - "
              "the kernel image kept after boot). In use: sysinfo total - free."]
-    if ways:
+    if ways and not lines:
         notes.append("The server samples free RAM every 20 ms but reports only the lowest "
                      "(not yet the samples over time): the chart shows that lowest.")
+    elif ways:
+        notes += series_notes(d, ways, lines)
     svg_chart(path, "What compiling out the splice family saves (vexpress-a9, -m %s MiB)"
               % d.get("ram_mib", ""), groups, notes)
 

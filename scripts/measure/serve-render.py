@@ -7,13 +7,16 @@ figures of scripts/measure/serve.sh, the min-ram figures of base, tiny and
 base's, bloat_delta). Prints the table on the terminal, appends it as a
 section to OUT_PREFIX.md and adds a "serving" object to OUT_PREFIX.json:
 {"ways": [...], "rows": {key: {label, unit, better, values: {way: [run1,
-run2]}, vs_base: {way: [min, max]}}}, "splice_saving": {...}, "targets": {...}}.
+run2]}, vs_base: {way: [min, max]}}}, "splice_saving": {...}, "targets": {...},
+"ram_over_time": {label, unit, time_unit, ways: {way: [run1, run2]}}}, each
+run the free RAM samples while the clients fetched, [[seconds, KiB], ...]
+(from "<way>.run<N>.load_ram_series"; [] when there were none).
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from report import load_env, main, md_table, num, update_json  # noqa: E402
+from report import load_env, main, md_table, num, series, update_json  # noqa: E402
 
 MIB = 1024 * 1024
 LABELS = {
@@ -138,6 +141,11 @@ def render(data, out):
         v = t["value"]
         t["met"] = None if v is None else (v <= t["target"] if "cpu" in name else v >= t["target"])
 
+    over_time = {"label": f"free RAM over time while {clients} clients fetch", "unit": "KiB",
+                 "time_unit": "s",
+                 "ways": {w: [[list(p) for p in series(d.get(f"{w}.run{r}.load_ram_series"))]
+                              for r in (1, 2)] for w in ways}}
+
     # Terminal and Markdown.
     head = ["figure"] + [LABELS.get(w, w) for w in ways]
     lines = []
@@ -161,6 +169,12 @@ def render(data, out):
           *md_table(head, lines)]
     md += ["", f"Compiling out splice saved: bloat-o-meter {fmt(saving['bloat_bytes'])} B; "
            f"free RAM after boot {fmt(saved_free[0])}..{fmt(saved_free[1])} KiB (tiny against base, -m {d.get('ram_mib')}M).", ""]
+    firsts = {w: runs_[0] for w, runs_ in over_time["ways"].items() if runs_[0]}
+    if firsts:
+        md += [f"Free RAM over time while {clients} clients fetch: `measure-ram.svg`, one line per "
+               "way (boot 1), from " + ", ".join(
+                   f"{len(s)} samples over {s[-1][0]:g} s ({LABELS.get(w, w)})"
+                   for w, s in firsts.items()) + ".", ""]
     for name, t in targets.items():
         state = "n/a" if t["met"] is None else ("met" if t["met"] else "NOT met")
         md.append(f"- target: {t['label']}: {fmt(t['value'])} (target {t['target']}): {state}")
@@ -168,7 +182,8 @@ def render(data, out):
     with open(out + ".md", "a") as f:
         f.write("\n".join(md) + "\n")
     update_json(out + ".json", "serving", {"ways": ways, "rows": table,
-                                            "splice_saving": saving, "targets": targets},
+                                            "splice_saving": saving, "targets": targets,
+                                            "ram_over_time": over_time},
                 indent=2)
     return 0
 

@@ -14,7 +14,8 @@
 #   tiny-mmap      tiny  srv_fallback=mmap  send() from a file mapping
 #   tiny-read64k   tiny  srv_rwbuf=65536    read/write, the old 64 KiB buffer
 #
-# Prints key=value lines: <way>.run<N>.<measure-boot key> and
+# Prints key=value lines: <way>.run<N>.<measure-boot key> (with
+# load_ram_series: free RAM over time while the CLIENTS fetch) and
 # <way>.min_ram_* ; "serve_ways=..." lists the ways in order.
 set -u
 [ $# -eq 5 ] || { echo "usage: $0 RAM SERVES CLIENTS WORK LOGS" >&2; exit 2; }
@@ -31,7 +32,7 @@ rc=0
 for w in "${ways[@]}"; do
 	for r in 1 2; do
 		echo "-- $w run $r at -m ${ram}M: $serves fetches, then $clients at once" >&2
-		MEASURE_CLIENTS=$clients MEASURE_BOOTARGS=${args[$w]} \
+		MEASURE_CLIENTS=$clients MEASURE_RAM_SERIES=1 MEASURE_BOOTARGS=${args[$w]} \
 			"$here/boot.sh" "${variant[$w]}" "$ram" "$lg-serve-$w-run$r" "$serves" \
 			>"$work/serve-$w-$r.env" || rc=1
 		sed "s/^/$w.run$r./" "$work/serve-$w-$r.env"

@@ -9,7 +9,7 @@
 # With AUDIT=1 the audit board's section is there too.
 # timeout: 1800
 . "$(dirname "$0")/../lib/common.sh"
-echo 1..28
+echo 1..30
 . "$TOP/tests/lib/measure.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/measure-e2e.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -80,6 +80,9 @@ check "measure-ram: the serving table has all four ways" \
 check "measure-ram: each way served 2 clients at once on both boots" \
 	[ "$(pyq "all(isinstance(v, int) and v > 0 for w in d['serving']['ways'] for v in d['serving']['rows']['load_low_free_k']['values'][w])")" = True ]
 check "measure-ram: the serving section is in the Markdown report" grep -q '^## What each way of serving costs' "$out.md"
+check "measure-ram: free RAM over time while the clients fetch: a series per way on both boots" \
+	[ "$(pyq "all(len(runs) == 2 and all(len(r) > 0 and all(len(p) == 2 and p[1] > 0 for p in r) for r in runs) for w, runs in d['serving']['ram_over_time']['ways'].items()) and list(d['serving']['ram_over_time']['ways']) == d['serving']['ways']")" = True ]
+check "measure-ram: the chart draws one line per way" [ "$(grep -c '<polyline' "$out.svg")" = 4 ]
 kept >"$tmp/kept.after"
 check "measure-ram: images/measure-ram.* and README.md left alone (same files, same sha256)" \
 	cmp -s "$tmp/kept.before" "$tmp/kept.after"

@@ -133,7 +133,7 @@ check "app: console poweroff ends with status 0" [ "$APP_RC" = 0 ]
 exec 6>&-
 check "app: console command logged" grep -q 'console: poweroff' "$APP_LOG"
 check "app: console: an unknown command gets one line that names the commands" \
-	[ "$(log_count '^fileserver: console: unknown command \(try: poweroff, stats\)$')" = 1 ]
+	[ "$(log_count '^fileserver: console: unknown command \(try: poweroff, stats, ram on, ram off\)$')" = 1 ]
 # stats: the request count, and sysinfo RAM with 0 < free <= total.
 stats=$(grep -E '^fileserver: stats: ' "$APP_LOG" | tail -n 1)
 check "app: console stats counts the request" grep -q 'stats: 1 requests, ' <<<"$stats"
