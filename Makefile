@@ -25,8 +25,24 @@
 #   tiny  the board as shipped (splice family compiled out once the series is in)
 #   base  the same with CONFIG_SYSCALL_SPLICE=y
 #   audit with AUDIT=1: tiny plus the =n fragment `make audit` wrote for init
+#
+# The same board on Linux 6.12, the v3 series (kernel/6.12/, mk/linux-6.12.mk):
+#   make board LINUX=6.12     images/tiny-6.12 and images/base-6.12
+#   make run-arm LINUX=6.12   boot images/$(VARIANT)-6.12
+#   make test-6.12            their e2e and probe tests (tests/linux-6.12); CI runs it
 TOP := $(CURDIR)
-VARIANTS := tiny base $(if $(filter 1,$(AUDIT)),audit)
+LINUX ?= 6.1
+ifeq ($(LINUX),6.1)
+LSUFFIX :=
+else ifeq ($(LINUX),6.12)
+LSUFFIX := -6.12
+else
+$(error LINUX=$(LINUX): use 6.1 (default) or 6.12)
+endif
+ifeq ($(LINUX)$(AUDIT),6.121)
+$(error AUDIT=1 builds the 6.1 board's audit variant: leave LINUX=6.12 out)
+endif
+VARIANTS := tiny$(LSUFFIX) base$(LSUFFIX) $(if $(filter 1,$(AUDIT)),audit)
 VARIANT ?= tiny
 AUDIT_FRAGMENT := build/audit/audit.fragment
 
@@ -157,8 +173,8 @@ test-stock: $(TOOLCHAIN_ID) $(STOCK_MANIFESTS)
 	@TEST_DIRS=stock tests/run
 
 # --- boot ----------------------------------------------------------------------
-run-arm: images/$(VARIANT)/MANIFEST
-	@scripts/board/run-arm.sh
+run-arm: images/$(VARIANT)$(LSUFFIX)/MANIFEST
+	@VARIANT=$(VARIANT)$(LSUFFIX) scripts/board/run-arm.sh
 
 # --- measure: splice built in against compiled out, side by side ----------------
 measure-ram: board

@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/build.sh tiny|base}
+variant=${1:?usage: board/build.sh VARIANT (tiny, base, tiny-6.12, ...)}
 out=$TOP/build/kernel-$variant
 log=$LOGS/build-$variant.log
 count_file=$TOP/build/.kernel-objects-$variant

@@ -16,12 +16,19 @@
 # fragment must hold after olddefconfig (scripts/lib/config-holds.sh).
 # For tiny it also checks that the committed defconfig is canonical:
 # savedefconfig must give the file back unchanged.
+# tiny-6.12 and base-6.12 are tiny and base on Linux 6.12 (mk/linux-6.12.mk
+# sets KSRC and DEFCONFIG to the 6.12 tree and kernel/6.12/configs/).
 # DEFCONFIG and KOUT override the input file and the output folder.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim}
+variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny-6.12|base-6.12}
+kind=${variant%-6.12} # what to configure; the kernel is KSRC's
+case $variant:$KSRC in
+*-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
+*-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
+esac
 audit_fragment=${AUDIT_FRAGMENT:-$TOP/build/audit/audit.fragment}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 out=${KOUT:-$TOP/build/kernel-$variant}
@@ -36,14 +43,14 @@ stock_config() {
 
 configure() {
 	local frags=${CONFIG_FRAGMENTS:-}
-	case $variant in
+	case $kind in
 	vexpress*) stock_config || return 1 ;;
 	*)
 		cp "$defconfig" "$out/.config"
 		"${KMAKE[@]}" O="$out" olddefconfig
 		;;
 	esac
-	case $variant in
+	case $kind in
 	tiny | vexpress) ;;
 	base)
 		"$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
@@ -64,7 +71,7 @@ configure() {
 		[ -f "$f" ] || { echo "no $f: run 'make audit BASE=vexpress'"; return 1; }
 		frags="$f $frags"
 		;;
-	*) echo "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress or vexpress-trim)"; return 1 ;;
+	*) echo "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress, vexpress-trim, tiny-6.12 or base-6.12)"; return 1 ;;
 	esac
 	for frag in $frags; do
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
@@ -87,7 +94,7 @@ if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
 fi
 phase configure "configure-$variant" configure
 
-if [ "$variant" = tiny ] && [ -z "${CONFIG_FRAGMENTS:-}" ]; then
+if [ "$kind" = tiny ] && [ -z "${CONFIG_FRAGMENTS:-}" ]; then
 	phase canonical "savedefconfig-$variant" "${KMAKE[@]}" O="$out" savedefconfig
 	if ! diff -u "$defconfig" "$out/defconfig" >"$LOGS/defconfig.diff"; then
 		cat "$LOGS/defconfig.diff" >&2

@@ -7,7 +7,8 @@
 # Files get the extraction time as mtime (--touch), so objects in the
 # O= build folders are rebuilt for every file of a re-extracted tree
 # (ccache makes that cheap); stale objects cannot survive a patch change.
-# PATCH_DIR and KSRC_DEST override the patch folder and the destination.
+# KERNEL_TARBALL, PATCH_DIR and KSRC_DEST override the source, the patch
+# folder and the destination (mk/linux-6.12.mk: the 6.12 tree and series).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -16,7 +17,7 @@ series_dir=${PATCH_DIR:-$TOP/kernel/patches}
 dest=${KSRC_DEST:-$TOP/build/linux-6.1}
 new=$dest.new
 
-[ -f "$tarball" ] || die "$tarball not found (Debian package linux-source-6.1)"
+[ -f "$tarball" ] || die "$tarball not found (Debian package $(basename "$tarball" .tar.xz))"
 
 rm -rf "$new"
 mkdir -p "$new"
@@ -26,7 +27,7 @@ n=0
 if [ -f "$series_dir/series" ]; then
 	while read -r p _; do
 		case $p in '' | '#'*) continue ;; esac
-		[ -f "$series_dir/$p" ] || die "patch '$p' named in kernel/patches/series does not exist"
+		[ -f "$series_dir/$p" ] || die "patch '$p' named in ${series_dir#"$TOP"/}/series does not exist"
 		if ! patch -d "$new" -p1 -s -N --no-backup-if-mismatch -r - \
 			<"$series_dir/$p" >"$LOGS/patch.log" 2>&1; then
 			tail -n 20 "$LOGS/patch.log" | sed 's/^/  | /' >&2
@@ -36,7 +37,7 @@ if [ -f "$series_dir/series" ]; then
 		n=$((n + 1))
 	done <"$series_dir/series"
 fi
-echo "  patch      $n patch(es) from kernel/patches/series applied"
+echo "  patch      $n patch(es) from ${series_dir#"$TOP"/}/series applied"
 
 rm -rf "$dest"
 mv "$new" "$dest"

@@ -8,14 +8,14 @@ set -eu
 # mkimage and mtools take their time stamps from it.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1704067200}
 . "$(dirname "$0")/../lib/common.sh"
-variant=${1:?usage: board/images.sh tiny|base}
+variant=${1:?usage: board/images.sh tiny|base|tiny-6.12|base-6.12}
 kout=$TOP/build/kernel-$variant
 img=$TOP/images/$variant
 mkdir -p "$img"
 
 cp "$kout/arch/arm/boot/zImage" "$img/zImage"
 mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
-	-n "linux-6.1 vexpress $variant" -d "$img/zImage" "$img/uImage" >/dev/null
+	-n "linux-$(cat "$kout/include/config/kernel.release") $variant" -d "$img/zImage" "$img/uImage" >/dev/null
 cp "$TOP/build/dtb/vexpress-tiny.dtb" "$img/vexpress-tiny.dtb"
 ird=$TOP/build/initramfs
 cp "$ird/initramfs.cpio.gz" "$ird/initramfs-debug.cpio.gz" "$img/"

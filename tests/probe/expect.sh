@@ -156,7 +156,7 @@ splice_probe_run() {
 	local v=$1 mode rc entry
 	case ${SPLICE_EXPECT:-} in
 	on | off) mode=$SPLICE_EXPECT ;;
-	'') if [ "$v" = tiny ]; then mode=off; else mode=on; fi ;;
+	'') if [ "${v%-6.12}" = tiny ]; then mode=off; else mode=on; fi ;;
 	*) echo "SPLICE_EXPECT must be on or off" >&2; return 1 ;;
 	esac
 	if [ ! -f "$PROBE_INITRD" ]; then

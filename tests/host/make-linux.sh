@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# LINUX=6.12 (mk/linux-6.12.mk) without building anything: make -n shows
+# that the 6.12 variants take the 6.12 tree, series and defconfig, that the
+# 6.1 board is left as it is, and that a wrong LINUX or a 6.12 variant
+# configured against the 6.1 tree stops with a message.
+set -u
+. "$(dirname "$0")/../lib/common.sh"
+cd "$TOP" || exit 1
+echo 1..7
+n() { make -n --no-print-directory "$@" 2>&1; }
+out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
+check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
+	grep -q "KSRC=$TOP/build/linux-6.12 DEFCONFIG=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig scripts/board/configure.sh tiny-6.12" <<<"$out"
+check "the 6.12 tree is Debian's linux-source-6.12 with kernel/6.12/patches" \
+	grep -q "KERNEL_TARBALL=/usr/src/linux-source-6.12.tar.xz PATCH_DIR=$TOP/kernel/6.12/patches" <<<"$out"
+out=$(n LINUX=6.12 build/kernel-base-6.12/arch/arm/boot/zImage)
+check "base-6.12 is built in the 6.12 tree" \
+	grep -q "KSRC=$TOP/build/linux-6.12 .*scripts/board/build.sh base-6.12" <<<"$out"
+out=$(n build/kernel-tiny/.config)
+check "tiny (6.1) is configured as before, without the 6.12 tree" \
+	bash -c '! grep -q "linux-6.12" <<<"$1" && grep -q "scripts/board/configure.sh tiny\$" <<<"$1"' _ "$out"
+out=$(n LINUX=6.12 run-arm)
+check "run-arm LINUX=6.12 boots images/tiny-6.12" grep -q "VARIANT=tiny-6.12 scripts/board/run-arm.sh" <<<"$out"
+out=$(n LINUX=5.10 board)
+check "LINUX=5.10 stops with the kernels it knows" grep -q "LINUX=5.10: use 6.1 (default) or 6.12" <<<"$out"
+out=$(KSRC=$TOP/build/linux-6.1 scripts/board/configure.sh tiny-6.12 2>&1)
+check "configure.sh tiny-6.12 against the 6.1 tree refuses" grep -q "tiny-6.12 needs KSRC=.../build/linux-6.12" <<<"$out"
