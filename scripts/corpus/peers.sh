@@ -135,6 +135,8 @@ nofallback() {
 	rm -rf "$w/app"
 	mkdir -p "$w"
 	cp -a "$TOP/app" "$w/app"
+	mkdir -p "$w/mk"
+	cp -a "$TOP/mk/cross.mk" "$w/mk/"
 	sed -i '/^\tcase ENOSYS:$/,/return STEP_RETRY;/ s/return STEP_RETRY;/return STEP_FAIL; \/* peers: no fallback *\//' \
 		"$w/app/xfer.c"
 	grep -q 'STEP_FAIL; /\* peers: no fallback' "$w/app/xfer.c" ||
