@@ -43,11 +43,16 @@ testfile_sha() {
 	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
 }
 
-# free_port: print a 127.0.0.1 TCP port nobody listens on now.
+# free_port: print a 127.0.0.1 TCP port nobody listens on now, from
+# 20000-39999, or from FREE_PORTS=LOW-HIGH (runs sharing a machine each
+# keep to their own range).
 free_port() {
-	local p
+	local p lo=20000 n=20000
+	if [ -n "${FREE_PORTS:-}" ]; then
+		lo=${FREE_PORTS%-*} n=$((${FREE_PORTS#*-} - ${FREE_PORTS%-*} + 1))
+	fi
 	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 20000))
+		p=$((lo + RANDOM % n))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return 0
