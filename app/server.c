@@ -11,7 +11,6 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -554,19 +553,20 @@ static void wind_down(struct server *s)
 }
 
 /* poll() failed: ENOMEM (and EAGAIN) pass, so wait and go on, longer each
- * time; anything else is a bug here (EBADF, EFAULT, EINVAL): fatal. */
+ * time; anything else is a bug here (EBADF, EFAULT, EINVAL): fatal.
+ * The wait is poll() on no descriptors, not nanosleep(): ARM's poll takes
+ * its timeout as an int of ms, while musl's nanosleep() makes the time32
+ * SYS_nanosleep for any wait under 2^31 s (__clock_nanosleep), which
+ * answers ENOSYS without CONFIG_COMPAT_32BIT_TIME (the tiny board): the
+ * back-off would not wait at all. */
 static bool poll_transient(int err, int *backoff_ms)
 {
-	struct timespec ts;
-
 	log_msg("poll: %s%s", strerror(err),
 		err == ENOMEM || err == EAGAIN ? ", retrying" : "");
 	if (err != ENOMEM && err != EAGAIN)
 		return false;
-	ts.tv_sec = *backoff_ms / 1000;
-	ts.tv_nsec = (long)(*backoff_ms % 1000) * 1000000L;
-	if (nanosleep(&ts, NULL) != 0 && errno != EINTR)
-		log_msg("nanosleep: %s", strerror(errno));
+	if (poll(NULL, 0, *backoff_ms) != 0 && errno != EINTR)
+		log_msg("poll (back-off %d ms): %s", *backoff_ms, strerror(errno));
 	if (*backoff_ms < BACKOFF_MAX_MS)
 		*backoff_ms *= 2;
 	return true;

@@ -61,7 +61,7 @@ $(APP_TEST)/head_test: $(APP_TSRC)/app_head_test.c $(APP_TSRC)/app_tap.h $(APP_H
 	$(CC) $(APP_TCFLAGS) -o $@ $< $(APP_HOSTLIB)
 
 $(APP_TEST)/fileserver-wrap-poll: $(APP_TSRC)/app_wrap_poll.c $(APP_HOSTLIB) | $(APP_TEST)
-	$(CC) $(APP_TCFLAGS) -Wl,--wrap=poll -o $@ $< \
+	$(CC) $(APP_TCFLAGS) -Wl,--wrap=poll,--wrap=nanosleep,--wrap=clock_nanosleep -o $@ $< \
 		$(APP_BUILD)/host/obj/main.o $(APP_HOSTLIB)
 
 # A small board's RAM as sysinfo reports it (tests/host/app-mutants.sh).

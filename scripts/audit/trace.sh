@@ -10,9 +10,9 @@
 #            srv_sendfile=off, then as PID 1 in a new PID namespace (bad
 #            input, stats, poweroff through board_end's sync and reboot),
 #            and once more as PID 1 with faults injected (strace -e inject:
-#            two polls fail with ENOMEM, reboot with EPERM) to trace the
-#            paths that handle them: poll_transient's back-off nanosleep and
-#            board_end's pause; also
+#            two event-loop polls fail with ENOMEM, reboot with EPERM) to
+#            trace the paths that handle them: poll_transient's back-off
+#            (a poll on no descriptors) and board_end's pause; also
 #            OUTDIR/init-{sendfile,readwrite,pid1,faults}.names and .log
 #   busybox  build/busybox/bin/busybox (scripts/board/busybox.sh), a fixed
 #            list of applets (APPLETS below), each its own qemu-arm run
@@ -246,11 +246,12 @@ init_pid1_run() {
 
 # The run with faults: as PID 1 again, under strace's fault injection
 # (`strace -f -e inject`, on qemu-arm's host syscalls; strace injects only into
-# the syscalls it traces, hence -e trace): the 3rd and 4th
+# the syscalls it traces, hence -e trace): the 3rd and 5th
 # ppoll (init's poll) fail with ENOMEM, reboot fails with EPERM. These are
 # the failures init's code handles, and the paths that handle them are real
-# code the board runs when they happen: poll_transient() logs, sleeps
-# (nanosleep) and goes on; board_end() logs and pauses forever. The run
+# code the board runs when they happen: poll_transient() logs, waits (the
+# 4th and 6th ppoll: poll(NULL, 0, 50), then 100 ms) and goes on;
+# board_end() logs and pauses forever. The run
 # ends when init says it halts: its qemu-arm, the namespace's PID 1, is
 # killed with SIGKILL (nothing else reaches a PID-namespace init, and a
 # traced process ignores the rest).
@@ -260,7 +261,7 @@ init_faults_run() {
 	port=$(free_port) || die "no free port"
 	console_open
 	timeout 120 strace -f -qq -o /dev/null -e trace=ppoll,reboot \
-		-e inject=ppoll:error=ENOMEM:when=3..4 -e inject=reboot:error=EPERM \
+		-e inject=ppoll:error=ENOMEM:when=3..5+2 -e inject=reboot:error=EPERM \
 		unshare --pid --fork --kill-child "$qemu" -strace -D "$trace" \
 		"$TOP/build/app/arm/init" -a 127.0.0.1 -p "$port" -r "$TOP/build/rootfs/srv" \
 		<"$tmp/console" >"$log" 2>&1 &
