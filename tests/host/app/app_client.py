@@ -145,15 +145,21 @@ def cmd_raw(a):
           % (status, len(data) - len(body), len(body), how, secs))
 
 
+def recv_by(s, deadline, n):
+    """Up to n bytes from s before deadline; b"" at EOF, on an error or
+    when deadline passes."""
+    s.settimeout(max(0.01, deadline - time.monotonic()))
+    try:
+        return s.recv(n)
+    except (socket.timeout, OSError):
+        return b""
+
+
 def read_head(s, buf, deadline):
     """buf and what s sends until buf holds a whole head, s ends or
     deadline passes."""
     while split_head(buf) is None and time.monotonic() < deadline:
-        s.settimeout(max(0.01, deadline - time.monotonic()))
-        try:
-            chunk = s.recv(4096)
-        except (socket.timeout, OSError):
-            break
+        chunk = recv_by(s, deadline, 4096)
         if not chunk:
             break
         buf += chunk
@@ -204,11 +210,7 @@ def cmd_concurrent(a):
         h = hashlib.sha256(body)
         got = len(body)
         while got < want and time.monotonic() < deadline:
-            s.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                chunk = s.recv(65536)
-            except (socket.timeout, OSError):
-                break
+            chunk = recv_by(s, deadline, 65536)
             if not chunk:
                 break
             h.update(chunk)
