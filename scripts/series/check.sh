@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # check-series.sh: what a kernel maintainer runs before taking the
-# CONFIG_SYSCALL_SPLICE series (kernel/patches/series) on linux-source 6.1.
+# CONFIG_SYSCALL_SPLICE series (kernel/patches/series) on linux-source 6.1,
+# or with mk/series.mk's LINUX=6.12 environment series v3
+# (kernel/6.12/patches/series) on linux-source 6.12.
 #
 # Stages (CHECKS="..." selects, default all, in this order):
 #   apply       every patch applies in order (patch -F0: no fuzz) to a fresh
@@ -412,10 +414,10 @@ main() {
 	local pkgs=
 	for c in x86 x86def allmod w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
 	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
-	# the board's packages too: linux-source-6.1 holds the tarball
+	# the board's packages too: linux-source-6.1 and -6.12 hold the tarballs
 	EXTRA_PKGS="$pkgs" "$TOP/scripts/board/deps.sh" ||
 		die "missing packages for the selected checks (see above)"
-	[ -f "$TARBALL" ] || die "$TARBALL not found (Debian package linux-source-6.1)"
+	[ -f "$TARBALL" ] || die "$TARBALL not found (Debian package $KERNEL_PKG)"
 
 	needs_tree=0
 	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1; do want "$c" && needs_tree=1; done

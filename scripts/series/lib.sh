@@ -11,9 +11,10 @@
 . "$TOP/scripts/lib/kbuild-id.sh"
 DIE_PREFIX="check-series: error" DIE_STATUS=2
 CS=${CS_DIR:-$TOP/build/check-series}
-CS_LOGS=$TOP/build/logs/check-series
+CS_LOGS=$TOP/build/logs/${CS##*/}   # check-series or check-series-6.12
 PATCH_DIR=${PATCH_DIR:-$TOP/kernel/patches}
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KERNEL_PKG=${KERNEL_PKG:-linux-source-6.1}
 TINY_DEFCONFIG=${TINY_DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 JOBS=${JOBS:-2}
 [ "$JOBS" -le 2 ] || JOBS=2   # shared 2-core machine: never more

@@ -2,11 +2,12 @@
 # LINUX=6.12 (mk/linux-6.12.mk) without building anything: make -n shows
 # that the 6.12 variants take the 6.12 tree, series and defconfig, that the
 # 6.1 board is left as it is, and that a wrong LINUX or a 6.12 variant
-# configured against the 6.1 tree stops with a message.
+# configured against the 6.1 tree stops with a message. check-series and
+# measure-kernels take the 6.12 series and boards the same way.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
-echo 1..7
+echo 1..11
 n() { make -n --no-print-directory "$@" 2>&1; }
 out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
 check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
@@ -25,3 +26,15 @@ out=$(n LINUX=5.10 board)
 check "LINUX=5.10 stops with the kernels it knows" grep -q "LINUX=5.10: use 6.1 (default) or 6.12" <<<"$out"
 out=$(KSRC=$TOP/build/linux-6.1 scripts/board/configure.sh tiny-6.12 2>&1)
 check "configure.sh tiny-6.12 against the 6.1 tree refuses" grep -q "tiny-6.12 needs KSRC=.../build/linux-6.12" <<<"$out"
+out=$(n LINUX=6.12 check-series)
+check "check-series LINUX=6.12 checks kernel/6.12's series on linux-source-6.12 in its own folder" \
+	grep -q "PATCH_DIR=$TOP/kernel/6.12/patches KERNEL_TARBALL=/usr/src/linux-source-6.12.tar.xz .*TINY_DEFCONFIG=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig CS_DIR=$TOP/build/check-series-6.12 .*scripts/series/check.sh" <<<"$out"
+out=$(n check-series)
+check "check-series (6.1) is unchanged" grep -qx " *$TOP/scripts/series/check.sh" <<<"$out"
+out=$(n -W kernel/6.12/patches/series build/kernel-tiny-dce-6.12/.config)
+check "tiny-dce-6.12 is a 6.12 board" \
+	grep -q "KSRC=$TOP/build/linux-6.12 DEFCONFIG=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig scripts/board/configure.sh tiny-dce-6.12" <<<"$out"
+ko=$(mktemp -d)
+out=$(KSRC=$TOP/build/linux-6.12 KOUT=$ko scripts/board/configure.sh tiny-bogus-6.12 2>&1)
+rm -rf "$ko"
+check "configure.sh names the measure-kernels variants when it refuses one" grep -q "tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12" <<<"$out"
