@@ -30,6 +30,9 @@
 #   make board LINUX=6.12     images/tiny-6.12 and images/base-6.12
 #   make run-arm LINUX=6.12   boot images/$(VARIANT)-6.12
 #   make test-6.12            their e2e and probe tests (tests/linux-6.12); CI runs it
+#   make check-series LINUX=6.12   the maintainer's checks of the v3 series
+#   make measure-kernels      6.1 and 6.12 in one table, with dead-code elimination
+#                             and SLUB_TINY beside splice=n (images/measure-kernels.md)
 TOP := $(CURDIR)
 LINUX ?= 6.1
 ifeq ($(LINUX),6.1)

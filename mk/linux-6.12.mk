@@ -32,3 +32,11 @@ build/kernel-%-6.12/arch/arm/boot/zImage: build/kernel-%-6.12/.config
 .PHONY: test-6.12
 test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) probe-initramfs
 	@TEST_DIRS=linux-6.12 tests/run
+
+# Both kernels in one table, with mainline's own tinification beside the
+# series (scripts/measure/kernels.sh): three more 6.12 kernels, the -dce
+# ones with LD_DEAD_CODE_DATA_ELIMINATION, tiny-slub with SLUB_TINY=n.
+MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-dce-6.12 tiny-dce-6.12 tiny-slub-6.12
+.PHONY: measure-kernels
+measure-kernels: $(TOOLCHAIN_ID) $(foreach b,$(MEASURE_KERNEL_BOARDS),images/$(b)/MANIFEST)
+	@MEASURE_KERNELS="$(MEASURE_KERNEL_BOARDS)" scripts/measure/kernels.sh

@@ -18,12 +18,17 @@
 # savedefconfig must give the file back unchanged.
 # tiny-6.12 and base-6.12 are tiny and base on Linux 6.12 (mk/linux-6.12.mk
 # sets KSRC and DEFCONFIG to the 6.12 tree and kernel/6.12/configs/).
+# For `make measure-kernels` only (6.12; 6.1's ARM has neither option):
+#   tiny-dce-6.12, base-dce-6.12  tiny and base with
+#         LD_DEAD_CODE_DATA_ELIMINATION=y, mainline's own tinification
+#   tiny-slub-6.12  tiny with SLUB_TINY=n (6.12's tinyconfig sets it): what
+#         SLUB_TINY gives
 # DEFCONFIG and KOUT override the input file and the output folder.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny-6.12|base-6.12}
+variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny[-dce|-slub]-6.12|base[-dce]-6.12}
 kind=${variant%-6.12} # what to configure; the kernel is KSRC's
 case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
@@ -62,6 +67,19 @@ configure() {
 		"${KMAKE[@]}" O="$out" olddefconfig
 		grep -qx 'CONFIG_MULTIUSER=y' "$out/.config" || { echo "MULTIUSER=y does not hold"; return 1; }
 		;;
+	tiny-dce | base-dce)
+		[ "$kind" = base-dce ] && "$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
+		"$KSRC/scripts/config" --file "$out/.config" --enable LD_DEAD_CODE_DATA_ELIMINATION
+		"${KMAKE[@]}" O="$out" olddefconfig
+		grep -qx 'CONFIG_LD_DEAD_CODE_DATA_ELIMINATION=y' "$out/.config" ||
+			{ echo "LD_DEAD_CODE_DATA_ELIMINATION=y does not hold (6.12 only)"; return 1; }
+		;;
+	tiny-slub)
+		"$KSRC/scripts/config" --file "$out/.config" --disable SLUB_TINY
+		"${KMAKE[@]}" O="$out" olddefconfig
+		grep -qx '# CONFIG_SLUB_TINY is not set' "$out/.config" ||
+			{ echo "SLUB_TINY=n does not hold"; return 1; }
+		;;
 	audit)
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }
 		frags="$audit_fragment $frags"
@@ -71,7 +89,7 @@ configure() {
 		[ -f "$f" ] || { echo "no $f: run 'make audit BASE=vexpress'"; return 1; }
 		frags="$f $frags"
 		;;
-	*) echo "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress, vexpress-trim, tiny-6.12 or base-6.12)"; return 1 ;;
+	*) echo "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress, vexpress-trim, tiny-6.12, base-6.12, tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12)"; return 1 ;;
 	esac
 	for frag in $frags; do
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
