@@ -17,7 +17,7 @@
 # 6.12 with dead-code elimination; dead-code elimination alone; SLUB_TINY.
 #
 # Settings: MEASURE_RAM=32 MEASURE_SERVES=3 MEASURE_MIN_LO=5 MEASURE_MIN_HI=7
-#   MEASURE_MIN_FINE=16 MEASURE_MIN_CLIENTS=64
+#   MEASURE_MIN_FINE=8 MEASURE_MIN_CLIENTS=64
 #   MEASURE_KERNELS="base tiny ..."   the columns (default all seven)
 #   MEASURE_MIN=0   skip the smallest-RAM search (minutes per column)
 #   MEASURE_OUT=images/measure-kernels   the report (.md, .json)
@@ -30,7 +30,7 @@ here=$TOP/scripts/measure
 
 ram=${MEASURE_RAM:-32}
 serves=${MEASURE_SERVES:-3}
-lo=${MEASURE_MIN_LO:-5} hi=${MEASURE_MIN_HI:-7} fine=${MEASURE_MIN_FINE:-16}
+lo=${MEASURE_MIN_LO:-5} hi=${MEASURE_MIN_HI:-7} fine=${MEASURE_MIN_FINE:-8}
 export MEASURE_MIN_CLIENTS=${MEASURE_MIN_CLIENTS:-64}
 boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-dce-6.12 tiny-dce-6.12 tiny-slub-6.12}
 out=${MEASURE_OUT:-$TOP/images/measure-kernels}
