@@ -51,7 +51,8 @@ AUDIT_FRAGMENT := build/audit/audit.fragment
 
 KSRC := build/linux-6.1
 PATCHED := $(KSRC)/.patched
-PATCHES := kernel/patches/series $(wildcard kernel/patches/*.patch)
+# The cover letter is not applied: editing it must not rebuild the kernels.
+PATCHES := kernel/patches/series $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/*.patch))
 DEFCONFIG := kernel/configs/vexpress_tiny_defconfig
 ZIMAGE = build/kernel-$(1)/arch/arm/boot/zImage
 INIT := build/app/arm/init

@@ -8,7 +8,7 @@
 # gen_init_cpio and the toolchain probe come from the default kernel.
 K612_SRC := build/linux-6.12
 K612_PATCHED := $(K612_SRC)/.patched
-K612_PATCHES := kernel/6.12/patches/series $(wildcard kernel/6.12/patches/*.patch)
+K612_PATCHES := kernel/6.12/patches/series $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/6.12/patches/*.patch))
 K612_DEFCONFIG := kernel/6.12/configs/vexpress_tiny_defconfig
 K612_ENV = KSRC=$(TOP)/$(K612_SRC) DEFCONFIG=$(TOP)/$(K612_DEFCONFIG)
 K612_MANIFESTS := images/tiny-6.12/MANIFEST images/base-6.12/MANIFEST

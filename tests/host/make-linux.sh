@@ -3,11 +3,12 @@
 # that the 6.12 variants take the 6.12 tree, series and defconfig, that the
 # 6.1 board is left as it is, and that a wrong LINUX or a 6.12 variant
 # configured against the 6.1 tree stops with a message. check-series and
-# measure-kernels take the 6.12 series and boards the same way.
+# measure-kernels take the 6.12 series and boards the same way. A cover
+# letter is not applied, so editing it extracts nothing again.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
-echo 1..11
+echo 1..13
 n() { make -n --no-print-directory "$@" 2>&1; }
 out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
 check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
@@ -38,3 +39,8 @@ ko=$(mktemp -d)
 out=$(KSRC=$TOP/build/linux-6.12 KOUT=$ko scripts/board/configure.sh tiny-bogus-6.12 2>&1)
 rm -rf "$ko"
 check "configure.sh names the measure-kernels variants when it refuses one" grep -q "tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12" <<<"$out"
+for cl in kernel/patches/0000-cover-letter.patch kernel/6.12/patches/0000-cover-letter.patch; do
+	out=$(n -W "$cl" LINUX=6.12 build/linux-6.1/.patched build/linux-6.12/.patched)
+	check "an edited $cl extracts no kernel tree again" \
+		bash -c '! grep -q "scripts/board/extract.sh" <<<"$1"' _ "$out"
+done
