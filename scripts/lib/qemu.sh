@@ -23,6 +23,10 @@
 #             (default images/$VARIANT)
 #   UBOOT        U-Boot binary  (default images/$VARIANT/u-boot.bin)
 #   SD_IMAGE     raw image for the SD card slot (MMCI), none by default (BOOT=direct only)
+#   ICOUNT       QEMU's -icount value, e.g. shift=0 (off by default): the
+#                guest's clock counts executed instructions instead of host
+#                time, so the guest's own CPU figures (getrusage) stop moving
+#                with the host's load
 #
 # The kernel command line lives in dts/ (/chosen/bootargs). QEMU's -append
 # replaces it, so with BOOTARGS_EXTRA the line is read back from the .dtb
@@ -97,6 +101,8 @@ qemu_cmd() {
 		fi
 		QEMU_ARGS+=(-drive "if=sd,format=raw,file=$SD_IMAGE")
 	fi
+
+	[ -z "${ICOUNT:-}" ] || QEMU_ARGS+=(-icount "$ICOUNT")
 
 	if [ -n "${BOOTARGS_EXTRA:-}" ]; then
 		bootargs=$(fdtget "$dtb" /chosen bootargs) || return 1
