@@ -34,6 +34,11 @@ case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
+case $variant in
+tiny | base | audit | tiny-mu | base-mu | vexpress | vexpress-trim) ;;
+tiny-6.12 | base-6.12 | tiny-dce-6.12 | base-dce-6.12 | tiny-slub-6.12) ;;
+*) die "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress, vexpress-trim, tiny-6.12, base-6.12, tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12)" ;;
+esac
 audit_fragment=${AUDIT_FRAGMENT:-$TOP/build/audit/audit.fragment}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}
 out=${KOUT:-$TOP/build/kernel-$variant}
@@ -89,7 +94,7 @@ configure() {
 		[ -f "$f" ] || { echo "no $f: run 'make audit BASE=vexpress'"; return 1; }
 		frags="$f $frags"
 		;;
-	*) echo "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress, vexpress-trim, tiny-6.12, base-6.12, tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12)"; return 1 ;;
+	*) echo "no configuration for '$variant'"; return 1 ;; # checked above
 	esac
 	for frag in $frags; do
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" &&
