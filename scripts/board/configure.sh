@@ -34,10 +34,13 @@ case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-case $variant in
-tiny | base | audit | tiny-mu | base-mu | vexpress | vexpress-trim) ;;
-tiny-6.12 | base-6.12 | tiny-dce-6.12 | base-dce-6.12 | tiny-slub-6.12) ;;
-*) die "unknown variant '$variant' (tiny, base, audit, tiny-mu, base-mu, vexpress, vexpress-trim, tiny-6.12, base-6.12, tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12)" ;;
+known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-dce-6.12 base-dce-6.12 tiny-slub-6.12"
+case " $known " in
+*" $variant "*) ;;
+*)
+	list=${known// /, }
+	die "unknown variant '$variant' (${list%, *} or ${list##*, })"
+	;;
 esac
 audit_fragment=${AUDIT_FRAGMENT:-$TOP/build/audit/audit.fragment}
 defconfig=${DEFCONFIG:-$TOP/kernel/configs/vexpress_tiny_defconfig}

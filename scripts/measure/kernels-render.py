@@ -92,15 +92,19 @@ def comparisons(data):
     return found
 
 
+def whole(f, key):
+    """f[key] when it is a whole number, else None (drawn as "no figure")."""
+    v = f.get(key)
+    return v if isinstance(v, int) else None
+
+
 def chart(path, boards, figs, cmps, clients):
     groups = [
         {"title": "What each change removes (bloat-o-meter)", "unit": "B",
-         "bars": [(title, f.get("bloat_delta") if isinstance(f.get("bloat_delta"), int) else None, i)
-                  for i, (_, title, f) in enumerate(cmps)]},
+         "bars": [(title, whole(f, "bloat_delta"), i) for i, (_, title, f) in enumerate(cmps)]},
         {"title": "Smallest RAM serving %s clients" % clients, "unit": "KiB",
-         "bars": [(LABELS.get(b, b).replace("<br>", ", "),
-                   figs[b].get("min_ram_k") if isinstance(figs[b].get("min_ram_k"), int) else None,
-                   i) for i, b in enumerate(boards)]},
+         "bars": [(LABELS.get(b, b).replace("<br>", ", "), whole(figs[b], "min_ram_k"), i)
+                  for i, b in enumerate(boards)]},
     ]
     report.svg_chart(path, "The board on Linux 6.1 and 6.12", groups)
 

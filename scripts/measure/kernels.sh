@@ -55,10 +55,10 @@ do_sizes() {
 	local b
 	for b in $boards; do "$here/sizes.sh" "$b" | kv "$b" | tee -a "$data" || return; done
 }
+measured() { case " $boards " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # bloat NAME OLD NEW: bloat-o-meter OLD -> NEW, if both columns are measured.
 bloat() {
-	case " $boards " in *" $2 "*) ;; *) return 0 ;; esac
-	case " $boards " in *" $3 "*) ;; *) return 0 ;; esac
+	measured "$2" && measured "$3" || return 0
 	{
 		"$here/bloat.sh" "$(tree_of "$3")" "$TOP/build/kernel-$2/vmlinux" \
 			"$TOP/build/kernel-$3/vmlinux" "$work/bloat-$1.txt" 5 || return
