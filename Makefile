@@ -197,9 +197,12 @@ test-blk: board probe-initramfs probe-blk
 	@BLK_BOARD=1 TESTS='e2e/splice-blk.sh' tests/run
 
 # --- maintenance -------------------------------------------------------------
-# Regenerate the committed defconfig from tinyconfig + the commented fragment.
+# Regenerate the committed defconfig from tinyconfig + the commented fragment
+# (LINUX=6.12: mk/linux-6.12.mk's rule, kernel/6.12/configs/).
+ifneq ($(LINUX),6.12)
 defconfig-update: $(PATCHED)
 	@scripts/board/defconfig-update.sh
+endif
 
 clean:
 	rm -rf build/kernel-* build/initramfs build/app build/dtb build/rootfs build/audit build/u-boot build/uboot images

@@ -27,6 +27,15 @@ build/kernel-%-6.12/arch/arm/boot/zImage: build/kernel-%-6.12/.config
 	@echo "kernel $*-6.12: build (full log in build/logs/build-$*-6.12.log)"
 	@$(K612_ENV) scripts/board/build.sh $*-6.12
 
+# make defconfig-update LINUX=6.12: kernel/6.12/configs/vexpress_tiny_defconfig
+# from 6.12's tinyconfig, the shared fragment and 6.12's own on top.
+ifeq ($(LINUX),6.12)
+defconfig-update: $(K612_PATCHED)
+	@$(K612_ENV) DEFCONFIG_WORK=$(TOP)/build/defconfig-update-6.12 \
+		EXTRA_FRAGMENTS=$(TOP)/kernel/6.12/configs/vexpress_tiny.fragment \
+		scripts/board/defconfig-update.sh $(TOP)/$(K612_DEFCONFIG)
+endif
+
 # Not in make test: two more cold kernels (about 12 minutes on 2 cores)
 # would take make test past its 35 minutes; .ci/run runs it after make test.
 .PHONY: test-6.12
@@ -34,9 +43,10 @@ test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) probe-initramfs
 	@TEST_DIRS=linux-6.12 tests/run
 
 # Both kernels in one table, with mainline's own tinification beside the
-# series (scripts/measure/kernels.sh): three more 6.12 kernels, the -dce
-# ones with LD_DEAD_CODE_DATA_ELIMINATION, tiny-slub with SLUB_TINY=n.
-MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-dce-6.12 tiny-dce-6.12 tiny-slub-6.12
+# series (scripts/measure/kernels.sh): three more 6.12 kernels, the -nodce
+# ones without LD_DEAD_CODE_DATA_ELIMINATION (the 6.12 board has it),
+# tiny-slub with SLUB_TINY=n.
+MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12
 .PHONY: measure-kernels
 measure-kernels: $(TOOLCHAIN_ID) $(foreach b,$(MEASURE_KERNEL_BOARDS),images/$(b)/MANIFEST)
 	@MEASURE_KERNELS="$(MEASURE_KERNEL_BOARDS)" scripts/measure/kernels.sh

@@ -19,8 +19,10 @@
 # tiny-6.12 and base-6.12 are tiny and base on Linux 6.12 (mk/linux-6.12.mk
 # sets KSRC and DEFCONFIG to the 6.12 tree and kernel/6.12/configs/).
 # For `make measure-kernels` only (6.12; 6.1's ARM has neither option):
-#   tiny-dce-6.12, base-dce-6.12  tiny and base with
-#         LD_DEAD_CODE_DATA_ELIMINATION=y, mainline's own tinification
+#   tiny-nodce-6.12, base-nodce-6.12  tiny and base with
+#         LD_DEAD_CODE_DATA_ELIMINATION=n: the 6.12 board without mainline's
+#         own tinification (kernel/6.12/configs/vexpress_tiny.fragment
+#         turns it on)
 #   tiny-slub-6.12  tiny with SLUB_TINY=n (6.12's tinyconfig sets it): what
 #         SLUB_TINY gives
 # DEFCONFIG and KOUT override the input file and the output folder.
@@ -28,13 +30,13 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny[-dce|-slub]-6.12|base[-dce]-6.12}
+variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny[-nodce|-slub]-6.12|base[-nodce]-6.12}
 kind=${variant%-6.12} # what to configure; the kernel is KSRC's
 case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-dce-6.12 base-dce-6.12 tiny-slub-6.12"
+known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12"
 case " $known " in
 *" $variant "*) ;;
 *)
@@ -75,12 +77,12 @@ configure() {
 		"${KMAKE[@]}" O="$out" olddefconfig
 		grep -qx 'CONFIG_MULTIUSER=y' "$out/.config" || { echo "MULTIUSER=y does not hold"; return 1; }
 		;;
-	tiny-dce | base-dce)
-		[ "$kind" = base-dce ] && "$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
-		"$KSRC/scripts/config" --file "$out/.config" --enable LD_DEAD_CODE_DATA_ELIMINATION
+	tiny-nodce | base-nodce)
+		[ "$kind" = base-nodce ] && "$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
+		"$KSRC/scripts/config" --file "$out/.config" --disable LD_DEAD_CODE_DATA_ELIMINATION
 		"${KMAKE[@]}" O="$out" olddefconfig
-		grep -qx 'CONFIG_LD_DEAD_CODE_DATA_ELIMINATION=y' "$out/.config" ||
-			{ echo "LD_DEAD_CODE_DATA_ELIMINATION=y does not hold (6.12 only)"; return 1; }
+		grep -qx '# CONFIG_LD_DEAD_CODE_DATA_ELIMINATION is not set' "$out/.config" ||
+			{ echo "LD_DEAD_CODE_DATA_ELIMINATION=n does not hold"; return 1; }
 		;;
 	tiny-slub)
 		"$KSRC/scripts/config" --file "$out/.config" --disable SLUB_TINY
@@ -124,6 +126,7 @@ if [ "$kind" = tiny ] && [ -z "${CONFIG_FRAGMENTS:-}" ]; then
 	phase canonical "savedefconfig-$variant" "${KMAKE[@]}" O="$out" savedefconfig
 	if ! diff -u "$defconfig" "$out/defconfig" >"$LOGS/defconfig.diff"; then
 		cat "$LOGS/defconfig.diff" >&2
-		die "${defconfig#"$TOP"/} is not canonical: olddefconfig changes it (diff above). Regenerate it with 'make defconfig-update'."
+		case $variant in *-6.12) linux=" LINUX=6.12" ;; *) linux= ;; esac
+		die "${defconfig#"$TOP"/} is not canonical: olddefconfig changes it (diff above). Regenerate it with 'make defconfig-update$linux'."
 	fi
 fi

@@ -16,11 +16,11 @@ import report  # noqa: E402
 LABELS = {
     "base": "6.1<br>splice=y",
     "tiny": "6.1<br>splice=n",
-    "base-6.12": "6.12<br>splice=y",
-    "tiny-6.12": "6.12<br>splice=n",
-    "base-dce-6.12": "6.12 + DCE<br>splice=y",
-    "tiny-dce-6.12": "6.12 + DCE<br>splice=n",
-    "tiny-slub-6.12": "6.12, SLUB_TINY=n<br>splice=n",
+    "base-6.12": "6.12 (DCE)<br>splice=y",
+    "tiny-6.12": "6.12 (DCE)<br>splice=n",
+    "base-nodce-6.12": "6.12, no DCE<br>splice=y",
+    "tiny-nodce-6.12": "6.12, no DCE<br>splice=n",
+    "tiny-slub-6.12": "6.12 (DCE), SLUB_TINY=n<br>splice=n",
 }
 
 # (key, row title, unit), in table order
@@ -42,8 +42,8 @@ ROWS = [
 
 COMPARISONS = [
     ("splice-6.1", "splice=n on 6.1"),
-    ("splice-6.12", "splice=n on 6.12"),
-    ("splice-6.12-dce", "splice=n on 6.12 with dead-code elimination"),
+    ("splice-6.12", "splice=n on 6.12 (with dead-code elimination)"),
+    ("splice-6.12-nodce", "splice=n on 6.12 without dead-code elimination"),
     ("dce-6.12", "dead-code elimination alone (6.12 tiny)"),
     ("slub-tiny-6.12", "SLUB_TINY=y against n (6.12 tiny)"),
 ]
@@ -119,7 +119,8 @@ def render(data_path, out):
           "One run of `make measure-kernels`: one boot per board at -m %sM with %s "
           "sequential fetches of test.bin, and the smallest -m that boots and serves "
           "%s clients at once (steps of %s KiB, two boots per size). "
-          "DCE = LD_DEAD_CODE_DATA_ELIMINATION=y." % (
+          "DCE = LD_DEAD_CODE_DATA_ELIMINATION=y, which the 6.12 board's defconfig "
+          "has (kernel/6.12/configs/vexpress_tiny.fragment)." % (
               data.get("ram_mib"), data.get("serves"), clients, data.get("min_fine_k")), ""]
     md += report.md_table([""] + [LABELS.get(b, b) for b in boards],
                           board_rows(boards, figs, clients))

@@ -5,7 +5,9 @@
 # Columns (build/kernel-<board>, images/<board>):
 #   base            6.1, splice=y          tiny            6.1, splice=n
 #   base-6.12       6.12, splice=y         tiny-6.12       6.12, splice=n
-#   base-dce-6.12, tiny-dce-6.12   the same with LD_DEAD_CODE_DATA_ELIMINATION
+#                   (both with LD_DEAD_CODE_DATA_ELIMINATION, as the 6.12
+#                   board's defconfig has it)
+#   base-nodce-6.12, tiny-nodce-6.12   the same without it
 #   tiny-slub-6.12  tiny-6.12 with SLUB_TINY=n (6.12's tinyconfig sets it,
 #                   so tiny-6.12 is the SLUB_TINY=y column)
 # Figures per column: vmlinux text/data/bss, zImage (sizes.sh); the
@@ -13,8 +15,9 @@
 # -m MEASURE_RAM (boot.sh, one boot); the smallest -m that boots and serves
 # MEASURE_MIN_CLIENTS clients at once (minram.sh, between MEASURE_MIN_LO and
 # MEASURE_MIN_HI MiB, then MEASURE_MIN_FINE KiB steps).
-# Comparisons (bloat-o-meter, bloat.sh): splice=n on 6.1, on 6.12 and on
-# 6.12 with dead-code elimination; dead-code elimination alone; SLUB_TINY.
+# Comparisons (bloat-o-meter, bloat.sh): splice=n on 6.1, on 6.12 (with
+# dead-code elimination) and on 6.12 without it; dead-code elimination
+# alone; SLUB_TINY.
 #
 # Settings: MEASURE_RAM=32 MEASURE_SERVES=3 MEASURE_MIN_LO=5 MEASURE_MIN_HI=7
 #   MEASURE_MIN_FINE=8 MEASURE_MIN_CLIENTS=64
@@ -32,7 +35,7 @@ ram=${MEASURE_RAM:-32}
 serves=${MEASURE_SERVES:-3}
 lo=${MEASURE_MIN_LO:-5} hi=${MEASURE_MIN_HI:-7} fine=${MEASURE_MIN_FINE:-8}
 export MEASURE_MIN_CLIENTS=${MEASURE_MIN_CLIENTS:-64}
-boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-dce-6.12 tiny-dce-6.12 tiny-slub-6.12}
+boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12}
 out=${MEASURE_OUT:-$TOP/images/measure-kernels}
 work=$TOP/build/measure-kernels
 lg=measure-kernels
@@ -69,8 +72,8 @@ bloat() {
 do_bloat() {
 	bloat splice-6.1 base tiny &&
 		bloat splice-6.12 base-6.12 tiny-6.12 &&
-		bloat splice-6.12-dce base-dce-6.12 tiny-dce-6.12 &&
-		bloat dce-6.12 tiny-6.12 tiny-dce-6.12 &&
+		bloat splice-6.12-nodce base-nodce-6.12 tiny-nodce-6.12 &&
+		bloat dce-6.12 tiny-nodce-6.12 tiny-6.12 &&
 		bloat slub-tiny-6.12 tiny-slub-6.12 tiny-6.12
 }
 # A board that does not serve is a warning: the report still comes out.

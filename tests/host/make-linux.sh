@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
-echo 1..13
+echo 1..16
 n() { make -n --no-print-directory "$@" 2>&1; }
 out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
 check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
@@ -32,13 +32,13 @@ check "check-series LINUX=6.12 checks kernel/6.12's series on linux-source-6.12 
 	grep -q "PATCH_DIR=$TOP/kernel/6.12/patches KERNEL_TARBALL=/usr/src/linux-source-6.12.tar.xz .*TINY_DEFCONFIG=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig CS_DIR=$TOP/build/check-series-6.12 .*scripts/series/check.sh" <<<"$out"
 out=$(n check-series)
 check "check-series (6.1) is unchanged" grep -qx " *$TOP/scripts/series/check.sh" <<<"$out"
-out=$(n -W kernel/6.12/patches/series build/kernel-tiny-dce-6.12/.config)
-check "tiny-dce-6.12 is a 6.12 board" \
-	grep -q "KSRC=$TOP/build/linux-6.12 DEFCONFIG=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig scripts/board/configure.sh tiny-dce-6.12" <<<"$out"
+out=$(n -W kernel/6.12/patches/series build/kernel-tiny-nodce-6.12/.config)
+check "tiny-nodce-6.12 is a 6.12 board" \
+	grep -q "KSRC=$TOP/build/linux-6.12 DEFCONFIG=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig scripts/board/configure.sh tiny-nodce-6.12" <<<"$out"
 ko=$(mktemp -d)
 out=$(KSRC=$TOP/build/linux-6.12 KOUT=$ko scripts/board/configure.sh tiny-bogus-6.12 2>&1)
 rm -rf "$ko"
-check "configure.sh names the measure-kernels variants when it refuses one" grep -q "tiny-dce-6.12, base-dce-6.12 or tiny-slub-6.12" <<<"$out"
+check "configure.sh names the measure-kernels variants when it refuses one" grep -q "tiny-nodce-6.12, base-nodce-6.12 or tiny-slub-6.12" <<<"$out"
 # make's own database (-p), so that the answer does not depend on whether
 # the trees were extracted already: the trees' prerequisites are the series
 # and its patches, and never the cover letter, which is not applied.
@@ -48,3 +48,13 @@ for t in 6.1 6.12; do
 	check "the $t tree depends on its series' patches, not on the cover letter" \
 		bash -c 'grep -q "0001-" <<<"$1" && ! grep -q "0000-cover-letter" <<<"$1"' _ "$deps"
 done
+# The 6.12 defconfig is made from both fragments, the 6.1 one from the
+# shared fragment only, each into its own file.
+out=$(n -W kernel/6.12/patches/series LINUX=6.12 defconfig-update)
+check "defconfig-update LINUX=6.12 merges 6.12's fragment into kernel/6.12/configs" \
+	grep -q "EXTRA_FRAGMENTS=$TOP/kernel/6.12/configs/vexpress_tiny.fragment.*defconfig-update.sh $TOP/kernel/6.12/configs/vexpress_tiny_defconfig" <<<"$(tr -d '\\\n' <<<"$out")"
+out=$(n -W kernel/patches/series defconfig-update)
+check "defconfig-update (6.1) writes kernel/configs' defconfig with no extra fragment" \
+	bash -c 'grep -qx " *scripts/board/defconfig-update.sh" <<<"$1"' _ "$out"
+check "the 6.12 defconfig has what 6.12's fragment asks for" \
+	grep -qx CONFIG_LD_DEAD_CODE_DATA_ELIMINATION=y kernel/6.12/configs/vexpress_tiny_defconfig
