@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # board/run-arm.sh: boot the board in QEMU with the serial console on this
-# terminal. VARIANT=tiny|base, RAM= (MiB), PORT= (host port, 127.0.0.1),
+# terminal. VARIANT=tiny|base|... (a folder with flash.img: a flash board,
+# mk/flash.mk), RAM= (MiB), PORT= (host port, 127.0.0.1),
 # DEBUG_SHELL=1 for the BusyBox debug image, BOOT=direct|sd|tftp (QEMU
 # loads the images itself, or U-Boot boots them from the SD card image or
 # over TFTP).
@@ -10,7 +11,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080} BOOT=${BOOT:-direct}
 off="type 'poweroff' + Enter on the console"
+flash=
+[ ! -f "$top/images/$VARIANT/flash.img" ] || flash=$top/images/$VARIANT/flash.img
 if [ "${DEBUG_SHELL:-0}" = 1 ]; then
+	if [ -n "$flash" ]; then
+		echo "run-arm: DEBUG_SHELL=1: the flash board $VARIANT has no debug image (its root is the romfs in flash.img)" >&2
+		exit 1
+	fi
 	if [ "$BOOT" != direct ]; then
 		echo "run-arm: DEBUG_SHELL=1 needs BOOT=direct (the SD card and TFTP carry the server's uInitrd)" >&2
 		exit 1
@@ -21,7 +28,10 @@ fi
 qemu_cmd
 
 case $BOOT in
-direct) how="QEMU loads uImage, uInitrd and the dtb" ;;
+direct)
+	how="QEMU loads uImage, uInitrd and the dtb"
+	[ -z "$flash" ] || how="QEMU loads uImage and the dtb, root is the romfs on the flash (flash.img)"
+	;;
 sd) how="U-Boot boots from images/$VARIANT/sdcard.img" ;;
 tftp) how="U-Boot boots over TFTP from images/$VARIANT/" ;;
 esac

@@ -10,8 +10,14 @@
 #   PORT         host port forwarded from 127.0.0.1 to the guest (default 8080)
 #   GUEST_PORT   guest TCP port                  (default 80)
 #   KERNEL       kernel image   (default images/$VARIANT/uImage)
-#   INITRD       initramfs      (default images/$VARIANT/uInitrd)
+#   INITRD       initramfs      (default images/$VARIANT/uInitrd; none: no
+#                -initrd)
 #   DTB          device tree    (default images/$VARIANT/vexpress-tiny.dtb)
+#   FLASH        image of the first NOR flash bank (-drive if=pflash,
+#                read-only), BOOT=direct only. A flash board's folder
+#                (mk/flash.mk) has flash.img: for it FLASH defaults to that
+#                file, INITRD to none and DTB to its vexpress-flash.dtb,
+#                whose command line mounts root from the flash
 #   BOOTARGS_EXTRA  words appended to the device tree's bootargs
 #   BOOT         direct | sd | tftp              (default direct)
 #     direct: QEMU loads KERNEL, INITRD and DTB itself (-kernel/-initrd/-dtb)
@@ -39,7 +45,7 @@
 UBOOT_TEXT_BASE=0x60800000
 
 qemu_cmd() {
-	local top variant ram port gport kernel initrd dtb bootargs boot nic uboot sdcard tftpdir loader
+	local top variant ram port gport kernel initrd dtb bootargs boot nic uboot sdcard tftpdir loader flash
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	variant=${VARIANT:-tiny}
 	ram=${RAM:-32}
@@ -47,15 +53,21 @@ qemu_cmd() {
 	gport=${GUEST_PORT:-80}
 	boot=${BOOT:-direct}
 	kernel=${KERNEL:-$top/images/$variant/uImage}
+	flash=${FLASH:-}
 	initrd=${INITRD:-$top/images/$variant/uInitrd}
 	dtb=${DTB:-$top/images/$variant/vexpress-tiny.dtb}
+	if [ -z "${FLASH+set}" ] && [ -f "$top/images/$variant/flash.img" ]; then
+		flash=$top/images/$variant/flash.img
+		initrd=${INITRD:-none}
+		dtb=${DTB:-$top/images/$variant/vexpress-flash.dtb}
+	fi
 	uboot=${UBOOT:-$top/images/$variant/u-boot.bin}
 	sdcard=${SDCARD:-$top/images/$variant/sdcard.img}
 	tftpdir=${TFTP_DIR:-$top/images/$variant}
 
 	local f need
 	case $boot in
-	direct) need=("$kernel" "$initrd" "$dtb") ;;
+	direct) need=("$kernel" "$dtb") ;;
 	sd) need=("$uboot" "$sdcard") ;;
 	tftp) need=("$uboot" "$tftpdir/boot.scr") ;;
 	*)
@@ -63,12 +75,18 @@ qemu_cmd() {
 		return 1
 		;;
 	esac
+	[ "$boot" != direct ] || [ "$initrd" = none ] || need+=("$initrd")
+	[ -z "$flash" ] || need+=("$flash")
 	for f in "${need[@]}"; do
 		if [ ! -f "$f" ]; then
 			echo "qemu-cmd: missing $f (run 'make board' first)" >&2
 			return 1
 		fi
 	done
+	if [ "$boot" != direct ] && [ -n "$flash" ]; then
+		echo "qemu-cmd: FLASH needs BOOT=direct (U-Boot boots the initramfs boards)" >&2
+		return 1
+	fi
 	if [ "$boot" != direct ] && [ -n "${BOOTARGS_EXTRA:-}" ]; then
 		echo "qemu-cmd: BOOTARGS_EXTRA needs BOOT=direct (under U-Boot the kernel line is the .dtb's)" >&2
 		return 1
@@ -84,7 +102,11 @@ qemu_cmd() {
 	# and starts the CPU at it (-kernel would load it elsewhere).
 	loader="loader,file=$uboot,addr=$UBOOT_TEXT_BASE,cpu-num=0"
 	case $boot in
-	direct) QEMU_ARGS+=(-kernel "$kernel" -initrd "$initrd" -dtb "$dtb") ;;
+	direct)
+		QEMU_ARGS+=(-kernel "$kernel")
+		[ "$initrd" = none ] || QEMU_ARGS+=(-initrd "$initrd")
+		QEMU_ARGS+=(-dtb "$dtb")
+		;;
 	sd) QEMU_ARGS+=(-device "$loader"
 		-drive "if=sd,format=raw,snapshot=on,file=$sdcard") ;;
 	tftp)
@@ -102,6 +124,7 @@ qemu_cmd() {
 		QEMU_ARGS+=(-drive "if=sd,format=raw,file=$SD_IMAGE")
 	fi
 
+	[ -z "$flash" ] || QEMU_ARGS+=(-drive "if=pflash,index=0,format=raw,readonly=on,file=$flash")
 	[ -z "${ICOUNT:-}" ] || QEMU_ARGS+=(-icount "$ICOUNT")
 
 	if [ -n "${BOOTARGS_EXTRA:-}" ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/lib/qemu.sh, the one QEMU command line, without booting: what it
-# adds for ICOUNT, and how it refuses a missing image or an unknown BOOT.
+# adds for ICOUNT, how it boots a flash board (FLASH), and how it refuses a
+# missing image or an unknown BOOT.
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/qemu.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qemu-cmd.XXXXXX")
@@ -9,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/uInitrd"
 : >"$tmp/board.dtb"
 export KERNEL=$tmp/uImage INITRD=$tmp/uInitrd DTB=$tmp/board.dtb
-echo 1..5
+echo 1..10
 
 qemu_cmd
 check "by default the guest's clock is the host's (no -icount)" \
@@ -22,3 +23,29 @@ out=$(KERNEL=$tmp/none qemu_cmd 2>&1)
 check "a missing kernel image stops with its name" grep -qF "missing $tmp/none" <<<"$out"
 out=$(BOOT=usb qemu_cmd 2>&1)
 check "an unknown BOOT stops with the ones it knows" grep -qF "BOOT=usb: use direct, sd or tftp" <<<"$out"
+
+# A flash board's folder: flash.img and vexpress-flash.dtb, no initramfs.
+mkdir -p "$tmp/images/fl"
+: >"$tmp/images/fl/uImage"
+: >"$tmp/images/fl/flash.img"
+: >"$tmp/images/fl/vexpress-flash.dtb"
+unset KERNEL INITRD DTB
+out=$(
+	KERNEL=$tmp/images/fl/uImage FLASH=$tmp/images/fl/flash.img INITRD=none DTB=$tmp/images/fl/vexpress-flash.dtb qemu_cmd && echo "${QEMU_ARGS[*]}"
+)
+check "FLASH becomes the first pflash bank, read-only" \
+	grep -qF -- "-drive if=pflash,index=0,format=raw,readonly=on,file=$tmp/images/fl/flash.img" <<<"$out"
+check "INITRD=none boots without -initrd" bash -c '! grep -qw -- -initrd <<<"$1"' _ "$out"
+out=$(KERNEL=$tmp/uImage INITRD=$tmp/uInitrd DTB=$tmp/board.dtb FLASH=$tmp/images/fl/flash.img BOOT=sd qemu_cmd 2>&1)
+check "FLASH with BOOT=sd stops and says why" grep -qF "FLASH needs BOOT=direct" <<<"$out"
+out=$(KERNEL=$tmp/uImage INITRD=none DTB=$tmp/board.dtb FLASH=$tmp/none qemu_cmd 2>&1)
+check "a missing flash image stops with its name" grep -qF "missing $tmp/none" <<<"$out"
+# The defaults: a board folder under images/ with flash.img boots from it.
+mkdir -p "$TOP/images/.qemu-cmd-test-flash"
+trap 'rm -rf "$tmp" "$TOP/images/.qemu-cmd-test-flash"' EXIT
+: >"$TOP/images/.qemu-cmd-test-flash/uImage"
+: >"$TOP/images/.qemu-cmd-test-flash/flash.img"
+: >"$TOP/images/.qemu-cmd-test-flash/vexpress-flash.dtb"
+out=$(VARIANT=.qemu-cmd-test-flash qemu_cmd 2>&1 && echo "${QEMU_ARGS[*]}")
+check "a board folder with flash.img boots it, with its flash .dtb and no initramfs" \
+	bash -c 'grep -qF -- "-dtb $2/vexpress-flash.dtb" <<<"$1" && grep -qF "file=$2/flash.img" <<<"$1" && ! grep -qw -- -initrd <<<"$1"' _ "$out" "$TOP/images/.qemu-cmd-test-flash"
