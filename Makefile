@@ -29,7 +29,11 @@
 # The same board on Linux 6.12, the v3 series (kernel/6.12/, mk/linux-6.12.mk):
 #   make board LINUX=6.12     images/tiny-6.12 and images/base-6.12
 #   make run-arm LINUX=6.12   boot images/$(VARIANT)-6.12
-#   make test-6.12            their e2e and probe tests (tests/linux-6.12); CI runs it
+#   make test-6.12            their e2e and probe tests, and the flash board's
+#                             (tests/linux-6.12); CI runs it
+#   make flash-board          images/tiny-flash-6.12 and base-flash-6.12: init and the
+#                             served files on the NOR flash, in a romfs mounted as
+#                             root (mk/flash.mk); run-arm LINUX=6.12 VARIANT=tiny-flash
 #   make check-series LINUX=6.12   the maintainer's checks of the v3 series
 #   make measure-kernels      6.1 and 6.12 in one table, with dead-code elimination
 #                             and SLUB_TINY beside splice=n (images/measure-kernels.md)

@@ -3,7 +3,7 @@
 # (kernel/6.12/patches), configured from kernel/6.12/configs/.
 #   make board LINUX=6.12     images/tiny-6.12 (=n) and images/base-6.12 (=y)
 #   make run-arm LINUX=6.12   boot images/tiny-6.12 (VARIANT=base: base-6.12)
-#   make test-6.12            both boards' e2e and probe tests (tests/linux-6.12)
+#   make test-6.12            both boards' e2e and probe tests, and the flash board's (tests/linux-6.12)
 # The 6.1 tree is still extracted: the dtb (the hardware is the same),
 # gen_init_cpio and the toolchain probe come from the default kernel.
 K612_SRC := build/linux-6.12
@@ -38,8 +38,9 @@ endif
 
 # Not in make test: two more cold kernels (about 12 minutes on 2 cores)
 # would take make test past its 35 minutes; .ci/run runs it after make test.
+# The flash board (mk/flash.mk) is the third: its tiny kernel only.
 .PHONY: test-6.12
-test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) probe-initramfs
+test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST probe-initramfs
 	@TEST_DIRS=linux-6.12 tests/run
 
 # Both kernels in one table, with mainline's own tinification beside the

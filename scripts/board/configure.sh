@@ -25,18 +25,22 @@
 #         turns it on)
 #   tiny-slub-6.12  tiny with SLUB_TINY=n (6.12's tinyconfig sets it): what
 #         SLUB_TINY gives
+# The flash board (6.12; mk/flash.mk):
+#   tiny-flash-6.12, base-flash-6.12  tiny and base with
+#         kernel/configs/vexpress_flash.fragment: root on a romfs in the NOR
+#         flash instead of an initramfs
 # DEFCONFIG and KOUT override the input file and the output folder.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny[-nodce|-slub]-6.12|base[-nodce]-6.12}
+variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny[-nodce|-slub|-flash]-6.12|base[-nodce|-flash]-6.12}
 kind=${variant%-6.12} # what to configure; the kernel is KSRC's
 case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12"
+known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12"
 case " $known " in
 *" $variant "*) ;;
 *)
@@ -89,6 +93,13 @@ configure() {
 		"${KMAKE[@]}" O="$out" olddefconfig
 		grep -qx '# CONFIG_SLUB_TINY is not set' "$out/.config" ||
 			{ echo "SLUB_TINY=n does not hold"; return 1; }
+		;;
+	tiny-flash | base-flash)
+		if [ "$kind" = base-flash ]; then
+			"$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
+			"${KMAKE[@]}" O="$out" olddefconfig
+		fi
+		frags="$TOP/kernel/configs/vexpress_flash.fragment $frags"
 		;;
 	audit)
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }

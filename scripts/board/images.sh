@@ -8,32 +8,60 @@ set -eu
 # mkimage and mtools take their time stamps from it.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1704067200}
 . "$(dirname "$0")/../lib/common.sh"
-variant=${1:?usage: board/images.sh tiny|base|tiny-6.12|base-6.12}
+variant=${1:?usage: board/images.sh tiny|base|tiny-6.12|base-6.12|...}
 kout=$TOP/build/kernel-$variant
 img=$TOP/images/$variant
 mkdir -p "$img"
 
+# manifest FILE...: each file's size and sha256, in images/VARIANT/MANIFEST.
+manifest() {
+	(
+		cd "$img"
+		for f in "$@"; do
+			printf '%-26s %9d  %s\n' "$f" "$(stat -c %s "$f")" \
+				"$(sha256sum "$f" | cut -d' ' -f1)"
+		done
+	) >"$img/MANIFEST"
+}
+
 cp "$kout/arch/arm/boot/zImage" "$img/zImage"
 mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
 	-n "linux-$(cat "$kout/include/config/kernel.release") $variant" -d "$img/zImage" "$img/uImage" >/dev/null
+cp "$kout/.config" "$img/config"
+
+# A flash board (mk/flash.mk) boots with its root file system on the NOR
+# flash: flash.img and the .dtb that says root=mtd0, no initramfs and no
+# boot chain (scripts/lib/qemu.sh boots a folder with flash.img that way).
+# Its uImage holds the uncompressed kernel (Image): a NOR board's boot
+# loader copies or decompresses the kernel from flash, so only the kernel
+# itself lands in RAM. A zImage decompresses itself in RAM and first moves
+# its compressed copy above the room the kernel takes; under QEMU's -kernel
+# that copy reaches the .dtb, which QEMU puts at half the RAM
+# (hw/arm/boot.c, arm_setup_direct_kernel_boot()), and sets the smallest
+# RAM (docs/min-ram.md, section 7). The zImage is kept beside it.
+case $variant in
+*-flash-*)
+	mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
+		-n "linux-$(cat "$kout/include/config/kernel.release") $variant Image" \
+		-d "$kout/arch/arm/boot/Image" "$img/uImage" >/dev/null
+	cp "$TOP/build/dtb/vexpress-flash.dtb" "$img/vexpress-flash.dtb"
+	cp --sparse=always "$TOP/build/flash/flash.img" "$img/flash.img"
+	manifest zImage uImage vexpress-flash.dtb flash.img config
+	echo "  images     images/$variant: uImage (Image) $(stat -c %s "$img/uImage") B, flash.img (romfs) $(du -k "$img/flash.img" | cut -f1) KiB used"
+	exit 0
+	;;
+esac
 cp "$TOP/build/dtb/vexpress-tiny.dtb" "$img/vexpress-tiny.dtb"
 ird=$TOP/build/initramfs
 cp "$ird/initramfs.cpio.gz" "$ird/initramfs-debug.cpio.gz" "$img/"
 cp "$ird/initramfs.uInitrd" "$img/uInitrd"
 cp "$ird/initramfs-debug.uInitrd" "$img/uInitrd-debug"
-cp "$kout/.config" "$img/config"
 cp "$TOP/build/u-boot/u-boot.bin" "$img/u-boot.bin"
 cp "$TOP/build/uboot/boot.scr" "$img/boot.scr"
 "$TOP/scripts/uboot/sdcard.sh" "$img/sdcard.img" \
 	"$img/uImage" "$img/uInitrd" "$img/vexpress-tiny.dtb" "$img/boot.scr"
 
-(
-	cd "$img"
-	for f in zImage uImage vexpress-tiny.dtb initramfs.cpio.gz uInitrd \
-		initramfs-debug.cpio.gz uInitrd-debug config u-boot.bin boot.scr \
-		sdcard.img; do
-		printf '%-26s %9d  %s\n' "$f" "$(stat -c %s "$f")" \
-			"$(sha256sum "$f" | cut -d' ' -f1)"
-	done
-) >"$img/MANIFEST"
+manifest zImage uImage vexpress-tiny.dtb initramfs.cpio.gz uInitrd \
+	initramfs-debug.cpio.gz uInitrd-debug config u-boot.bin boot.scr \
+	sdcard.img
 echo "  images     images/$variant: zImage $(stat -c %s "$img/zImage") B, uImage $(stat -c %s "$img/uImage") B, uInitrd $(stat -c %s "$img/uInitrd") B"
