@@ -21,6 +21,7 @@ LABELS = {
     "base-nodce-6.12": "6.12, no DCE<br>splice=y",
     "tiny-nodce-6.12": "6.12, no DCE<br>splice=n",
     "tiny-slub-6.12": "6.12 (DCE), SLUB_TINY=n<br>splice=n",
+    "tiny-flash-6.12": "6.12 (DCE), files on flash<br>splice=n",
 }
 
 # (key, row title, unit), in table order
@@ -46,6 +47,7 @@ COMPARISONS = [
     ("splice-6.12-nodce", "splice=n on 6.12 without dead-code elimination"),
     ("dce-6.12", "dead-code elimination alone (6.12 tiny)"),
     ("slub-tiny-6.12", "SLUB_TINY=y against n (6.12 tiny)"),
+    ("flash-6.12", "the flash board's MTD, CFI flash and romfs (6.12 tiny)"),
 ]
 
 
