@@ -3,12 +3,13 @@
 # that the 6.12 variants take the 6.12 tree, series and defconfig, that the
 # 6.1 board is left as it is, and that a wrong LINUX or a 6.12 variant
 # configured against the 6.1 tree stops with a message. check-series and
-# measure-kernels take the 6.12 series and boards the same way. A cover
+# measure-kernels take the 6.12 series and boards the same way, and so does
+# the flash board (mk/flash.mk). A cover
 # letter is not applied, so editing it extracts nothing again.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
-echo 1..16
+echo 1..19
 n() { make -n --no-print-directory "$@" 2>&1; }
 out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
 check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
@@ -58,3 +59,13 @@ check "defconfig-update (6.1) writes kernel/configs' defconfig with no extra fra
 	bash -c 'grep -qx " *scripts/board/defconfig-update.sh" <<<"$1"' _ "$out"
 check "the 6.12 defconfig has what 6.12's fragment asks for" \
 	grep -qx CONFIG_LD_DEAD_CODE_DATA_ELIMINATION=y kernel/6.12/configs/vexpress_tiny_defconfig
+# The flash board (mk/flash.mk): a 6.12 kernel with the flash fragment,
+# remade when the fragment changes; its images come from the flash rule.
+out=$(n -W kernel/configs/vexpress_flash.fragment build/kernel-tiny-flash-6.12/.config)
+check "the flash fragment is a prerequisite of the flash board's 6.12 .config" \
+	grep -q "KSRC=$TOP/build/linux-6.12 .*scripts/board/configure.sh tiny-flash-6.12" <<<"$out"
+out=$(n -W build/kernel-tiny-flash-6.12/arch/arm/boot/zImage images/tiny-flash-6.12/MANIFEST)
+check "the flash board's images are made by the flash rule (romfs image, no initramfs)" \
+	bash -c 'grep -q "scripts/board/images.sh tiny-flash-6.12" <<<"$1" && ! grep -q "initramfs" <<<"$1"' _ "$out"
+check "test-6.12 builds the flash board" \
+	bash -c 'grep -E "^test-6\.12:" <<<"$1" | grep -q "images/tiny-flash-6.12/MANIFEST"' _ "$db"
