@@ -110,7 +110,8 @@ images: $(MANIFESTS)
 images/%/MANIFEST: build/kernel-%/arch/arm/boot/zImage $(DTB) $(INITRAMFS) $(INITRAMFS_DEBUG) scripts/board/images.sh
 	@scripts/board/images.sh $*
 
-$(DTB): dts/vexpress-tiny.dts $(PATCHED) scripts/board/dtb.sh
+# Every board's .dtb (vexpress-tiny, and mk/flash.mk's vexpress-flash).
+build/dtb/%.dtb: dts/%.dts $(PATCHED) scripts/board/dtb.sh
 	@mkdir -p $(@D)
 	@echo "  dtb        $@"
 	@scripts/board/dtb.sh $< $@

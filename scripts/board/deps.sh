@@ -10,8 +10,8 @@ pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 linux-source-6.12 qemu-system-arm u
 	xz-utils ccache wget musl-dev:armel qemu-user
 	dpkg-dev mtools fdisk libssl-dev strace shellcheck pyflakes3 genromfs)
 # dpkg-dev: dpkg-source for `apt-get source u-boot`; mtools, fdisk (sfdisk):
-# the SD card image without root; genromfs: the flash board's romfs; libssl-dev: U-Boot's host tools; strace:
-# the audit's trace injects faults (scripts/audit/trace.sh); and for make
+# the SD card image without root; genromfs: the flash board's romfs;
+# libssl-dev: U-Boot's host tools; strace: the audit's trace injects faults (scripts/audit/trace.sh); and for make
 # lint, shellcheck and pyflakes3.
 read -ra extra <<<"${EXTRA_PKGS:-}"
 pkgs+=("${extra[@]}")

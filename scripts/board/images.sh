@@ -24,9 +24,13 @@ manifest() {
 	) >"$img/MANIFEST"
 }
 
+# uimage KERNEL NAME: images/VARIANT/uImage, u-boot legacy, from KERNEL.
+uimage() {
+	mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
+		-n "linux-$(cat "$kout/include/config/kernel.release") $2" -d "$1" "$img/uImage" >/dev/null
+}
+
 cp "$kout/arch/arm/boot/zImage" "$img/zImage"
-mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
-	-n "linux-$(cat "$kout/include/config/kernel.release") $variant" -d "$img/zImage" "$img/uImage" >/dev/null
 cp "$kout/.config" "$img/config"
 
 # A flash board (mk/flash.mk) boots with its root file system on the NOR
@@ -41,9 +45,7 @@ cp "$kout/.config" "$img/config"
 # RAM (docs/min-ram.md, section 7). The zImage is kept beside it.
 case $variant in
 *-flash-*)
-	mkimage -A arm -O linux -T kernel -C none -a 0x60008000 -e 0x60008000 \
-		-n "linux-$(cat "$kout/include/config/kernel.release") $variant Image" \
-		-d "$kout/arch/arm/boot/Image" "$img/uImage" >/dev/null
+	uimage "$kout/arch/arm/boot/Image" "$variant Image"
 	cp "$TOP/build/dtb/vexpress-flash.dtb" "$img/vexpress-flash.dtb"
 	cp --sparse=always "$TOP/build/flash/flash.img" "$img/flash.img"
 	manifest zImage uImage vexpress-flash.dtb flash.img config
@@ -51,6 +53,7 @@ case $variant in
 	exit 0
 	;;
 esac
+uimage "$img/zImage" "$variant"
 cp "$TOP/build/dtb/vexpress-tiny.dtb" "$img/vexpress-tiny.dtb"
 ird=$TOP/build/initramfs
 cp "$ird/initramfs.cpio.gz" "$ird/initramfs-debug.cpio.gz" "$img/"
