@@ -38,6 +38,7 @@
 set -eu
 # shellcheck source=scripts/series/lib.sh
 . "$(dirname "$0")/lib.sh"
+CS_SCRIPTS=$(realpath "$(dirname "$0")")
 
 ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1 size"
 CHECKS=${CHECKS:-$ALL_CHECKS}
@@ -286,22 +287,15 @@ allmod_config() { # TREE ARCH O V
 
 # in_config TREE O FILE: is FILE's object part of this configuration? Kbuild
 # compiles a single target even when the configuration leaves it out (and
-# fs/splice.c must not compile with =n), so look at the Makefile lines that
-# name the object: built if one has no CONFIG_ guard or a guard set to y/m.
+# fs/splice.c must not compile with =n), so ask Kbuild's own reading of the
+# directory's Makefile (kbuild-objs.mk). Fails closed: if that Makefile
+# cannot be read this way, the file counts as built and is compiled.
 # (Guards of parent directories are not followed; allmodconfig sets them.)
 in_config() {
-	local mk obj lines line sym
-	mk=$1/$(dirname "$3")/Makefile
-	obj=$(basename "$3" .c).o
-	[ -f "$mk" ] || return 0
-	lines=$(sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$mk" | grep -E "(^|[[:space:]=])$obj([[:space:]]|$)") || return 0
-	while read -r line; do
-		case $line in *CONFIG_*) ;; *) return 0 ;; esac
-		for sym in $(grep -oE 'CONFIG_[A-Za-z0-9_]+' <<<"$line"); do
-			grep -qE "^$sym=(y|m)$" "$2/.config" && return 0
-		done
-	done <<<"$lines"
-	return 1
+	local objs
+	objs=$(make -s -r -R -f "$CS_SCRIPTS/kbuild-objs.mk" TREE="$(realpath "$1")" \
+		O="$(realpath "$2")" DIR="$(dirname "$3")" 2>/dev/null) || return 0
+	[[ " $objs " == *" $(basename "$3" .c).o "* ]]
 }
 
 # compile_files TREE ARCH O W LOGNAME FILE...: make -k the objects (removed
