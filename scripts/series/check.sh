@@ -29,7 +29,8 @@
 #               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
 #   w1          the same files at W=1, patched =n against pristine: no new
 #               warnings (warning text compared with line numbers removed)
-#   size        bloat-o-meter figures (scripts/series/size.sh)
+#   size        bloat-o-meter figures (scripts/series/size.sh), and after a
+#               bisect run each patch's own (scripts/series/per-patch.sh)
 #
 # Everything is built out of tree in build/check-series/<name>/ (kept
 # between runs; ccache makes rebuilds of a fresh extract cheap), full logs
@@ -135,16 +136,26 @@ tiny_build_cmd() {
 	cs_config "$TREE" arm "$1" tiny "$2" && cs_make "$TREE" arm "$1" vmlinux
 }
 
+# keep_bisect K V: keep the bisect build's vmlinux for the per-patch
+# figures of the size stage (scripts/series/per-patch.sh).
+keep_bisect() {
+	want bisect || return 0
+	mkdir -p "$SIZES/bisect"
+	cp "$CS/tiny-$2/vmlinux" "$SIZES/bisect/$1-$2.vmlinux"
+}
+
 tiny_step() { # K: the builds wanted after patch K
 	local k=$1 last=${#PATCHES[@]}
 	if want bisect || [ "$k" -eq 0 ] || [ "$k" -eq "$last" ]; then
 		if tiny_build "$k" y; then
+			keep_bisect "$k" y
 			[ "$k" -ne 0 ] || cp "$CS/tiny-y/vmlinux" "$SIZES/tiny-pristine.vmlinux"
 			[ "$k" -ne "$last" ] || cp "$CS/tiny-y/vmlinux" "$SIZES/tiny-y.vmlinux"
 		fi
 		if cs_has_option "$TREE"; then
-			if tiny_build "$k" n && [ "$k" -eq "$last" ]; then
-				cp "$CS/tiny-n/vmlinux" "$SIZES/tiny-n.vmlinux"
+			if tiny_build "$k" n; then
+				keep_bisect "$k" n
+				[ "$k" -ne "$last" ] || cp "$CS/tiny-n/vmlinux" "$SIZES/tiny-n.vmlinux"
 			fi
 		else
 			echo "  tiny after patch $k: SYSCALL_SPLICE has no prompt yet, =n is =y"
@@ -157,6 +168,7 @@ stage_walk() {
 	local t=$SECONDS k=0 p build=0 tb
 	want bisect || want tiny && build=1
 	[ "$build" -eq 0 ] || rm -f "$SIZES"/tiny-*.vmlinux
+	! want bisect || rm -rf "$SIZES/bisect"
 	[ "$build" -eq 0 ] || tiny_step 0
 	for p in "${PATCHES[@]}"; do
 		k=$((k + 1))
@@ -387,6 +399,13 @@ stage_size() {
 	local t=$SECONDS rc=0
 	"$TOP/scripts/series/size.sh" "$SIZES" >"$CS_LOGS/size.txt" 2>&1 || rc=$?
 	sed 's/^/  /' "$CS_LOGS/size.txt"
+	# per patch, when a bisect run left its builds (not a verdict)
+	if [ -f "$SIZES/bisect/0-y.vmlinux" ]; then
+		"$TOP/scripts/series/per-patch.sh" "$SIZES/bisect" "${PATCHES[@]}" \
+			>"$CS_LOGS/size-per-patch.txt" 2>&1 || true
+		echo "  per patch (${CS_LOGS#"$TOP"/}/size-per-patch.txt):"
+		sed 's/^/    /' "$CS_LOGS/size-per-patch.txt"
+	fi
 	case $rc in
 	0) record size PASS $((SECONDS - t)) "targets met (${CS_LOGS#"$TOP"/}/size.txt)" ;;
 	3) record size SKIP $((SECONDS - t)) "no builds to compare (run tiny/bisect and x86)" ;;
