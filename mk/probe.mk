@@ -60,8 +60,9 @@ probe-clean:
 
 # The block probe board (tests/blk/build.sh, tests/e2e/splice-blk.sh):
 # two more kernels (tiny + block layer, SD controller, ext2; =n and =y), an
-# SD image (mke2fs, e2fsprogs) and blkprobe as /init. `make test-blk` runs it.
+# SD image (mke2fs, e2fsprogs) and blkprobe as /init. `make test-blk` runs it;
+# LINUX=6.12 builds the 6.12 kernels (build/kernel-blk-{n,y}-6.12).
 .PHONY: probe-blk
 probe-blk: probe-arm selftests-arm
 	@EXTRA_PKGS="e2fsprogs" $(TOP)/scripts/board/deps.sh
-	$(TOP)/tests/blk/build.sh
+	BLK_LINUX=$(LINUX) $(TOP)/tests/blk/build.sh

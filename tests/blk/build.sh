@@ -2,6 +2,9 @@
 # tests/blk/build.sh: the block probe board, for tests/e2e/splice-blk.sh.
 #   build/kernel-blk-n, build/kernel-blk-y   the tiny kernel + blk.fragment,
 #                                    CONFIG_SYSCALL_SPLICE=n and =y (zImage)
+#   build/kernel-blk-n-6.12, -y-6.12 the same on Linux 6.12 with its series
+#                                    and defconfig (BLK_LINUX=6.12; make
+#                                    test-blk LINUX=6.12)
 #   build/blk/vexpress-tiny-sd.dtb   the board's dtb with the SD controller
 #                                    (mmci@5000) switched back on
 #   build/blk/blk.cpio.gz            initramfs: blkprobe as /init, /dev nodes
@@ -13,6 +16,12 @@
 # builds are niced and incremental, like the board's.
 set -eu
 . "$(dirname "$0")/../../scripts/lib/common.sh"
+case ${BLK_LINUX:-6.1} in
+6.1) sfx='' defconfig=$TOP/kernel/configs/vexpress_tiny_defconfig ;;
+6.12) sfx=-6.12 defconfig=$TOP/kernel/6.12/configs/vexpress_tiny_defconfig ;;
+*) die "BLK_LINUX=$BLK_LINUX: 6.1 or 6.12" ;;
+esac
+export KSRC=$TOP/build/linux${sfx:--6.1} DEFCONFIG=$defconfig
 . "$TOP/scripts/lib/kbuild.sh"
 
 out=$TOP/build/blk
@@ -20,24 +29,25 @@ mkdir -p "$out"
 frag=$TOP/tests/blk/blk.fragment
 MMCI=/bus@40000000/motherboard-bus@40000000/iofpga@7,00000000/mmci@5000
 
-[ -f "$TOP/build/linux-6.1/.patched" ] || die "no patched kernel tree: run 'make board'"
+[ -f "$KSRC/.patched" ] || die "no patched kernel tree in $KSRC: run 'make board${sfx:+ LINUX=6.12}'"
 for v in ${BLK_VARIANTS:-n y}; do
-	k=$TOP/build/kernel-blk-$v
-	variant=tiny
-	[ "$v" = y ] && variant=base
+	k=$TOP/build/kernel-blk-$v$sfx
+	variant=tiny$sfx
+	[ "$v" = y ] && variant=base$sfx
 	# configure only when the inputs changed (keeps the build incremental)
 	stamp=$k/.blk-config-inputs
-	inputs=$(cat "$TOP/kernel/configs/vexpress_tiny_defconfig" "$frag" "$TOP/build/linux-6.1/.patched" 2>/dev/null | sha256sum)
+	inputs=$(cat "$defconfig" "$frag" "$KSRC/.patched" 2>/dev/null | sha256sum)
 	if [ ! -f "$k/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
 		KOUT=$k CONFIG_FRAGMENTS=$frag "$TOP/scripts/board/configure.sh" "$variant"
 		echo "$inputs" >"$stamp"
 	fi
-	phase "blk-$v" "build-blk-$v" nice -n 19 "${KMAKE[@]}" O="$k" zImage
+	phase "blk-$v$sfx" "build-blk-$v$sfx" nice -n 19 "${KMAKE[@]}" O="$k" zImage
 done
 
 dtb=$out/vexpress-tiny-sd.dtb
-[ -f "$TOP/images/tiny/vexpress-tiny.dtb" ] || die "images/tiny missing: run 'make board'"
-cp "$TOP/images/tiny/vexpress-tiny.dtb" "$dtb.tmp"
+board=$TOP/images/tiny$sfx
+[ -f "$board/vexpress-tiny.dtb" ] || die "${board#"$TOP"/} missing: run 'make board${sfx:+ LINUX=6.12}'"
+cp "$board/vexpress-tiny.dtb" "$dtb.tmp"
 fdtput -t s "$dtb.tmp" "$MMCI" status okay
 mv "$dtb.tmp" "$dtb"
 
