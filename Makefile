@@ -202,6 +202,9 @@ test: board app-test-host probe-initramfs
 .PHONY: test-blk
 test-blk: board probe-initramfs probe-blk
 	@BLK_BOARD=1 BLK_LINUX=$(LINUX) TESTS='e2e/splice-blk.sh' tests/run
+# tests/blk/build.sh needs the patched tree and the tiny board's dtb: make
+# them first under make -j too.
+probe-blk: $(TOOLCHAIN_ID) images/tiny$(LSUFFIX)/MANIFEST
 
 # --- maintenance -------------------------------------------------------------
 # Regenerate the committed defconfig from tinyconfig + the commented fragment

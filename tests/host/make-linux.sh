@@ -4,12 +4,12 @@
 # 6.1 board is left as it is, and that a wrong LINUX or a 6.12 variant
 # configured against the 6.1 tree stops with a message. check-series and
 # measure-kernels take the 6.12 series and boards the same way, and so does
-# the flash board (mk/flash.mk). A cover
+# the flash board (mk/flash.mk), and the block probe board. A cover
 # letter is not applied, so editing it extracts nothing again.
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
-echo 1..19
+echo 1..21
 n() { make -n --no-print-directory "$@" 2>&1; }
 out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
 check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
@@ -69,3 +69,10 @@ check "the flash board's images are made by the flash rule (romfs image, no init
 	bash -c 'grep -q "scripts/board/images.sh tiny-flash-6.12" <<<"$1" && ! grep -q "initramfs" <<<"$1"' _ "$out"
 check "test-6.12 builds the flash board" \
 	bash -c 'grep -E "^test-6\.12:" <<<"$1" | grep -q "images/tiny-flash-6.12/MANIFEST"' _ "$db"
+# The block probe board on 6.12 (tests/blk/build.sh): the tree and board
+# it needs come first, and the variable reaches both scripts.
+check "probe-blk LINUX=6.12 waits for the 6.12 tiny board" \
+	bash -c 'grep -E "^probe-blk:" <<<"$1" | grep -q "images/tiny-6.12/MANIFEST"' _ "$db"
+check "probe-blk and test-blk pass LINUX on as BLK_LINUX" \
+	bash -c 'grep -qF "BLK_LINUX=\$(LINUX) \$(TOP)/tests/blk/build.sh" <<<"$1" &&
+		grep -qF "BLK_BOARD=1 BLK_LINUX=\$(LINUX) TESTS=" <<<"$1"' _ "$db"
