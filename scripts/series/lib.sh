@@ -124,6 +124,16 @@ cs_config() {
 	cs_set_splice "$tree" "$arch" "$o" "$v"
 }
 
+# cs_bloat_tree: a tree holding scripts/bloat-o-meter (the same script in
+# every tree): BLOAT_TREE if set, else the check's tree, else the board's.
+cs_bloat_tree() {
+	local t
+	for t in ${BLOAT_TREE:-} "$CS/linux" "$TOP/build/linux-6.1"; do
+		[ -x "$t/scripts/bloat-o-meter" ] && { echo "$t"; return 0; }
+	done
+	echo "no scripts/bloat-o-meter found" >&2
+	return 1
+}
 # cs_bloat TREE OLD NEW [CROSS-PREFIX]: bloat-o-meter output; its net total
 # is the number in the last parentheses of the "add/remove:" line.
 # bloat-o-meter cannot parse nameless symbols (ARM assembly leaves some):

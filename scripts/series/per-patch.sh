@@ -11,8 +11,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 dir=${1:?usage: per-patch.sh BISECT-DIR PATCH...}
 shift
-bt=${BLOAT_TREE:-$CS/linux}
-[ -x "$bt/scripts/bloat-o-meter" ] || { echo "no $bt/scripts/bloat-o-meter" >&2; exit 2; }
+bt=$(cs_bloat_tree) || exit 2
 [ -f "$dir/0-y.vmlinux" ] || { echo "no bisect builds in $dir (run CHECKS=bisect)"; exit 3; }
 
 # build K V: the vmlinux after patch K with value V (=n falls back to =y).

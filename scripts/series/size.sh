@@ -16,9 +16,7 @@ TINY_TARGET=${TINY_TARGET:-9000}
 X86_TARGET=${X86_TARGET:-8399}
 PRISTINE_SLACK=${PRISTINE_SLACK:-0}
 # bloat-o-meter is the same script in every tree; any extracted one will do.
-bt=$CS/linux
-[ -x "$bt/scripts/bloat-o-meter" ] || bt=$TOP/build/linux-6.1
-[ -x "$bt/scripts/bloat-o-meter" ] || { echo "no scripts/bloat-o-meter found" >&2; exit 2; }
+bt=$(cs_bloat_tree) || exit 2
 
 missed=0
 compared=0
