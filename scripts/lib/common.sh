@@ -8,6 +8,7 @@
 #   show_log FILE [N] [IN]  the last N lines (20) of FILE, each as IN"| "
 #   free_port               a free 127.0.0.1 TCP port (in FREE_PORTS=LOW-HIGH
 #                           when set: helpers sharing a host get ranges)
+#   port_in_use PORT        a TCP socket has PORT as its local port
 #   testfile_sha NAME       sha256 of build/rootfs/srv/NAME
 #   deb_src_ready PKG       apt knows Debian's source package PKG
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -44,13 +45,34 @@ testfile_sha() {
 	awk -v n="$1" '$2 == n { print $1 }' "$TOP/build/rootfs/SHA256SUMS"
 }
 
-# free_port: print a 127.0.0.1 TCP port nobody listens on now, between
-# FREE_PORTS's LOW and HIGH (default 20000-39999), and claim it for a
-# minute ($TMPDIR/free-port-claims/PORT): two boots started at once (ab.sh,
+# port_in_use PORT: some TCP socket (IPv4 or IPv6, any state: listening,
+# connected, TIME_WAIT) has PORT as its local port (/proc/net/tcp{,6}).
+port_in_use() {
+	local f files=()
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		[ -r "$f" ] && files+=("$f")
+	done
+	# Without /proc: at least a listener answers a connect.
+	[ ${#files[@]} -gt 0 ] || { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; return; }
+	awk -v h="$(printf ':%04X' "$1")" \
+		'FNR > 1 && substr($2, length($2) - 4) == h { f = 1; exit } END { exit !f }' "${files[@]}"
+}
+
+# free_port: print a 127.0.0.1 TCP port no socket uses now, between
+# FREE_PORTS's LOW and HIGH (default: 20000 up to the kernel's ephemeral
+# range, ip_local_port_range), and claim it for a minute
+# ($TMPDIR/free-port-claims/PORT): two boots started at once (ab.sh,
 # minram.sh) would otherwise both see the same port free before either
 # QEMU binds it, and one QEMU then fails; in a narrow range that happens.
+# "Uses" includes the local end of a client's connection, even in
+# TIME_WAIT: such a port accepts nothing, yet QEMU's hostfwd cannot bind
+# it ("Could not set up host forwarding rule"). Staying below the
+# ephemeral range keeps clients (curl, the tests' 64 clients) from taking
+# the port between this check and QEMU's bind.
 free_port() {
-	local p lo=20000 hi=39999 claims=${TMPDIR:-/tmp}/free-port-claims t
+	local p lo=20000 hi=39999 claims=${TMPDIR:-/tmp}/free-port-claims t eph
+	read -r eph _ 2>/dev/null </proc/sys/net/ipv4/ip_local_port_range &&
+		[ "$eph" -gt $((lo + 1000)) ] && [ "$eph" -le "$hi" ] && hi=$((eph - 1))
 	if [ -n "${FREE_PORTS:-}" ]; then
 		[[ $FREE_PORTS =~ ^([0-9]+)-([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
 			{ echo "free_port: FREE_PORTS must be LOW-HIGH, not '$FREE_PORTS'" >&2; return 1; }
@@ -59,7 +81,7 @@ free_port() {
 	mkdir -p "$claims" || return 1
 	for _ in $(seq 50); do
 		p=$((lo + RANDOM % (hi - lo + 1)))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+		port_in_use "$p" && continue
 		if t=$(stat -c %Y "$claims/$p" 2>/dev/null); then
 			[ $(($(date +%s) - t)) -lt 60 ] && continue
 			rmdir "$claims/$p" 2>/dev/null
