@@ -66,7 +66,10 @@ port_in_use() {
 # QEMU binds it, and one QEMU then fails; in a narrow range that happens.
 # "Uses" includes the local end of a client's connection, even in
 # TIME_WAIT: such a port accepts nothing, yet QEMU's hostfwd cannot bind
-# it ("Could not set up host forwarding rule"). Staying below the
+# it ("Could not set up host forwarding rule"; libslirp 4.7.0's
+# tcpx_listen() sets SO_REUSEADDR, binds, then listen(s, 1), and the
+# client's socket has no SO_REUSEADDR). A connect is no test either: a
+# listener whose backlog of 1 is full refuses it. Staying below the
 # ephemeral range keeps clients (curl, the tests' 64 clients) from taking
 # the port between this check and QEMU's bind.
 free_port() {
