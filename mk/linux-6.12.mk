@@ -3,7 +3,8 @@
 # (kernel/6.12/patches), configured from kernel/6.12/configs/.
 #   make board LINUX=6.12     images/tiny-6.12 (=n) and images/base-6.12 (=y)
 #   make run-arm LINUX=6.12   boot images/tiny-6.12 (VARIANT=base: base-6.12)
-#   make test-6.12            both boards' e2e and probe tests, and the flash board's (tests/linux-6.12)
+#   make test-6.12            both boards' e2e and probe tests, and the flash board's
+#                             (tests/e2e/*-6.12.sh, which make test runs too, and tests/linux-6.12)
 # The 6.1 tree is still extracted: the dtb (the hardware is the same),
 # gen_init_cpio and the toolchain probe come from the default kernel.
 K612_SRC := build/linux-6.12
@@ -36,12 +37,15 @@ defconfig-update: $(K612_PATCHED)
 		scripts/board/defconfig-update.sh $(TOP)/$(K612_DEFCONFIG)
 endif
 
-# Not in make test: two more cold kernels (about 12 minutes on 2 cores)
-# would take make test past its 35 minutes; .ci/run runs it after make test.
-# The flash board (mk/flash.mk) is the third: its tiny kernel only.
+# make test runs the tiny board's tests (tests/e2e/*-6.12.sh): the v3 series'
+# =n on the board. The base board's and the flash board's (tests/linux-6.12)
+# are two more cold kernels, about 14 minutes on 2 cores, which would take
+# make test well past its 35 minutes: they are here, and .ci/run runs them
+# after make test (TESTS='linux-6.12/*': not the tiny board's again).
+# The flash board (mk/flash.mk) is its tiny kernel only.
 .PHONY: test-6.12
 test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST probe-initramfs
-	@TEST_DIRS=linux-6.12 tests/run
+	@TEST_DIRS="e2e linux-6.12" TESTS='$(or $(TESTS),*6.12*)' tests/run
 
 # Both kernels in one table, with mainline's own tinification beside the
 # series (scripts/measure/kernels.sh): three more 6.12 kernels, the -nodce

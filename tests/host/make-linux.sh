@@ -9,7 +9,7 @@
 set -u
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
-echo 1..21
+echo 1..23
 n() { make -n --no-print-directory "$@" 2>&1; }
 out=$(n -W kernel/6.12/patches/series LINUX=6.12 build/kernel-tiny-6.12/.config)
 check "tiny-6.12 is configured from the 6.12 tree and defconfig" \
@@ -69,6 +69,13 @@ check "the flash board's images are made by the flash rule (romfs image, no init
 	bash -c 'grep -q "scripts/board/images.sh tiny-flash-6.12" <<<"$1" && ! grep -q "initramfs" <<<"$1"' _ "$out"
 check "test-6.12 builds the flash board" \
 	bash -c 'grep -E "^test-6\.12:" <<<"$1" | grep -q "images/tiny-flash-6.12/MANIFEST"' _ "$db"
+# make test builds the 6.12 tiny board and runs its tests (tests/e2e/*-6.12.sh);
+# test-6.12 runs those and tests/linux-6.12, and CI only the latter again.
+check "make test builds the 6.12 tiny board" \
+	bash -c 'grep -E "^test:" <<<"$1" | grep -q "images/tiny-6.12/MANIFEST"' _ "$db"
+check "test-6.12 runs tests/e2e/*-6.12.sh and tests/linux-6.12, CI only the latter" \
+	bash -c 'grep -qF "TEST_DIRS=\"e2e linux-6.12\" TESTS='"'"'\$(or \$(TESTS),*6.12*)'"'"'" <<<"$1" &&
+		grep -qF "make test-6.12 TESTS='"'"'linux-6.12/*'"'"'" "$2"' _ "$db" "$TOP/.ci/run"
 # The block probe board on 6.12 (tests/blk/build.sh): the tree and board
 # it needs come first, and the variable reaches both scripts.
 check "probe-blk LINUX=6.12 waits for the 6.12 tiny board" \
