@@ -145,6 +145,15 @@ cs_bloat() {
 	chmod +x "$nm"
 	"$1/scripts/bloat-o-meter" -p "$CS/tools/${4:-}" "$2" "$3"
 }
+# cs_bloat_noalias TREE OLD NEW [CROSS-PREFIX]: the same, with weak aliases
+# of another symbol's address left out (scripts/series/nm-noalias.sh).
+cs_bloat_noalias() {
+	local dir=$CS/tools/noalias
+	mkdir -p "$dir"
+	printf '#!/bin/sh\nexec %s %snm "$@"\n' "$TOP/scripts/series/nm-noalias.sh" "${4:-}" >"$dir/${4:-}nm"
+	chmod +x "$dir/${4:-}nm"
+	"$1/scripts/bloat-o-meter" -p "$dir/${4:-}" "$2" "$3"
+}
 cs_bloat_total() {
 	sed -n 's/^add\/remove:.*(\(-\{0,1\}[0-9]*\))$/\1/p' "$1" | tail -n 1
 }
