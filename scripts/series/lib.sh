@@ -134,24 +134,22 @@ cs_bloat_tree() {
 	echo "no scripts/bloat-o-meter found" >&2
 	return 1
 }
-# cs_bloat TREE OLD NEW [CROSS-PREFIX]: bloat-o-meter output; its net total
-# is the number in the last parentheses of the "add/remove:" line.
+# cs_bloat TREE OLD NEW [CROSS-PREFIX] [noalias]: bloat-o-meter output; its
+# net total is the number in the last parentheses of the "add/remove:" line.
 # bloat-o-meter cannot parse nameless symbols (ARM assembly leaves some):
-# it gets an nm that drops them, $CS/tools/<prefix>nm.
+# it gets an nm that drops them, $CS/tools/<prefix>nm. With "noalias" that
+# nm also drops weak aliases of another symbol's address
+# (scripts/series/nm-noalias.sh), in $CS/tools/noalias/.
 cs_bloat() {
-	local nm=$CS/tools/${4:-}nm
-	mkdir -p "$CS/tools"
-	printf '#!/bin/sh\n%snm "$@" | awk %s\n' "${4:-}" "'NF == 3'" >"$nm"
-	chmod +x "$nm"
-	"$1/scripts/bloat-o-meter" -p "$CS/tools/${4:-}" "$2" "$3"
-}
-# cs_bloat_noalias TREE OLD NEW [CROSS-PREFIX]: the same, with weak aliases
-# of another symbol's address left out (scripts/series/nm-noalias.sh).
-cs_bloat_noalias() {
-	local dir=$CS/tools/noalias
+	local dir=$CS/tools${5:+/$5} nm
 	mkdir -p "$dir"
-	printf '#!/bin/sh\nexec %s %snm "$@"\n' "$TOP/scripts/series/nm-noalias.sh" "${4:-}" >"$dir/${4:-}nm"
-	chmod +x "$dir/${4:-}nm"
+	nm=$dir/${4:-}nm
+	if [ "${5:-}" = noalias ]; then
+		printf '#!/bin/sh\nexec %s %snm "$@"\n' "$TOP/scripts/series/nm-noalias.sh" "${4:-}" >"$nm"
+	else
+		printf '#!/bin/sh\n%snm "$@" | awk %s\n' "${4:-}" "'NF == 3'" >"$nm"
+	fi
+	chmod +x "$nm"
 	"$1/scripts/bloat-o-meter" -p "$dir/${4:-}" "$2" "$3"
 }
 cs_bloat_total() {

@@ -4,7 +4,7 @@
 # symbol of the same image is too. An alias occupies no byte (the
 # COND_SYSCALL() ones are names of sys_ni_syscall), yet bloat-o-meter
 # counts it at the size nm gives it. size.sh's =y against pristine check
-# runs bloat-o-meter with this nm (cs_bloat_noalias in lib.sh).
+# runs bloat-o-meter with this nm (cs_bloat ... noalias in lib.sh).
 # Nameless symbols are dropped too, as cs_bloat's nm does.
 set -eu
 nm=$1

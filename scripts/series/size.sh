@@ -37,7 +37,7 @@ compare() {
 	# =y against pristine: a weak alias (a COND_SYSCALL() name of
 	# sys_ni_syscall) occupies no byte, so it does not count
 	if [ "$kind" = slack ]; then
-		cs_bloat_noalias "$bt" "$old" "$new" "$pfx" >"$out.noalias"
+		cs_bloat "$bt" "$old" "$new" "$pfx" noalias >"$out.noalias"
 		plain=$total
 		total=$(cs_bloat_total "$out.noalias")
 		[ "$plain" = "$total" ] || name="$name (weak aliases not counted; with them $plain)"
