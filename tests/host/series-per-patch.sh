@@ -4,12 +4,10 @@
 # until a K-n build exists, a failed build shown as "-". ARM objects stand
 # in for vmlinux; bloat-o-meter comes from the linux-source-6.1 tarball.
 . "$(dirname "$0")/../lib/common.sh"
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || { echo "SKIP: no $tarball (make deps)"; exit 4; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-per-patch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-tar -xJf "$tarball" -C "$tmp" --occurrence=1 --wildcards '*/scripts/bloat-o-meter'
-export BLOAT_TREE=$tmp/linux-source-6.1 CS_DIR=$tmp/cs
+. "$TOP/tests/lib/series.sh"
+series_bloat_setup 6.1 "$tmp"
 mkdir -p "$tmp/b"
 obj() { # NAME C-SOURCE
 	printf '%s\n' "$2" >"$tmp/$1.c"

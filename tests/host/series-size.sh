@@ -7,12 +7,10 @@
 # symbols (W) as functions (6.1's does not), so the alias counts there.
 . "$(dirname "$0")/../lib/common.sh"
 echo 1..5
-tarball=/usr/src/linux-source-6.12.tar.xz
-[ -f "$tarball" ] || { echo "SKIP: no $tarball (make deps)"; exit 4; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-size.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-tar -xJf "$tarball" -C "$tmp" --occurrence=1 --wildcards '*/scripts/bloat-o-meter'
-export BLOAT_TREE=$tmp/linux-source-6.12 CS_DIR=$tmp/cs
+. "$TOP/tests/lib/series.sh"
+series_bloat_setup 6.12 "$tmp"
 obj() { # DIR NAME C-SOURCE
 	mkdir -p "$tmp/$1"
 	printf '%s\n' "$3" >"$tmp/$1/$2.c"
