@@ -69,10 +69,12 @@ check "the flash board's images are made by the flash rule (romfs image, no init
 	bash -c 'grep -q "scripts/board/images.sh tiny-flash-6.12" <<<"$1" && ! grep -q "initramfs" <<<"$1"' _ "$out"
 check "test-6.12 builds the flash board" \
 	bash -c 'grep -E "^test-6\.12:" <<<"$1" | grep -q "images/tiny-flash-6.12/MANIFEST"' _ "$db"
-# make test builds the 6.12 tiny board and runs its tests (tests/e2e/*-6.12.sh);
-# test-6.12 runs those and tests/linux-6.12, and CI only the latter again.
-check "make test builds the 6.12 tiny board" \
-	bash -c 'grep -E "^test:" <<<"$1" | grep -q "images/tiny-6.12/MANIFEST"' _ "$db"
+# make test builds the 6.12 tiny board while the other tests run, then runs
+# its tests (tests/e2e/*-6.12.sh); test-6.12 runs those and tests/linux-6.12,
+# and CI only the latter again.
+check "make test builds the 6.12 tiny board (in tests/run's background, its tests held back)" \
+	bash -c 'grep -E "^TEST_612_BG :=" <<<"$1" | grep -q "images/tiny-6.12/MANIFEST" &&
+		grep -qF "TEST_BG='"'"'\$(TEST_612_BG)'"'"' TEST_AFTER='"'"'e2e/*-6.12.sh'"'"' tests/run" "$2"' _ "$db" "$TOP/Makefile"
 check "test-6.12 runs tests/e2e/*-6.12.sh and tests/linux-6.12, CI only the latter" \
 	bash -c 'grep -qF "TEST_DIRS=\"e2e linux-6.12\" TESTS='"'"'\$(or \$(TESTS),*6.12*)'"'"'" <<<"$1" &&
 		grep -qF "make test-6.12 TESTS='"'"'linux-6.12/*'"'"'" "$2"' _ "$db" "$TOP/.ci/run"
