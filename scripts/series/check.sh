@@ -16,7 +16,8 @@
 #   tiny        the same, only pristine and after the last patch (implied
 #               by bisect; a cheap subset for CI)
 #   vexpress    ARM vexpress_defconfig (+EXPERT) with =n: vmlinux + modules
-#   x86         x86_64 tinyconfig with =y and =n: vmlinux
+#   x86         x86_64 tinyconfig pristine (before the first patch), with =y
+#               and with =n: vmlinux
 #   multiv7     ARM multi_v7_defconfig (+EXPERT) with =n: vmlinux and every
 #               module, linked (modpost runs)
 #   x86def      x86_64 defconfig with =n: vmlinux linked (objtool runs)
@@ -170,6 +171,7 @@ stage_walk() {
 	[ "$build" -eq 0 ] || rm -f "$SIZES"/tiny-*.vmlinux
 	! want bisect || rm -rf "$SIZES/bisect"
 	[ "$build" -eq 0 ] || tiny_step 0
+	! want x86 || x86_pristine
 	for p in "${PATCHES[@]}"; do
 		k=$((k + 1))
 		if ! cs_apply "$TREE" "$p" >"$CS_LOGS/apply-$k.log" 2>&1; then
@@ -202,10 +204,19 @@ stage_vexpress() {
 	fi
 }
 
-# ---- x86_64 tinyconfig =y / =n ----
+# ---- x86_64 tinyconfig pristine (before the first patch), =y and =n ----
+X86_BAD=()
+x86_pristine() {
+	rm -f "$SIZES/x86-pristine.vmlinux"
+	if step "x86_64 tinyconfig pristine" x86-pristine x86_build pristine; then
+		cp "$CS/x86-pristine/vmlinux" "$SIZES/x86-pristine.vmlinux"
+	else
+		X86_BAD+=(pristine)
+	fi
+}
 stage_x86() {
-	local t=$SECONDS v bad=()
-	rm -f "$SIZES"/x86-*.vmlinux
+	local t=$SECONDS v bad=("${X86_BAD[@]}")
+	rm -f "$SIZES"/x86-[yn].vmlinux
 	for v in y n; do
 		if step "x86_64 tinyconfig =$v" "x86-$v" x86_build "$v"; then
 			cp "$CS/x86-$v/vmlinux" "$SIZES/x86-$v.vmlinux"
@@ -214,7 +225,7 @@ stage_x86() {
 		fi
 	done
 	if [ ${#bad[@]} -eq 0 ]; then
-		record x86 PASS $((SECONDS - t)) "x86_64 tinyconfig =y and =n link"
+		record x86 PASS $((SECONDS - t)) "x86_64 tinyconfig pristine, =y and =n link"
 	else
 		record x86 FAIL $((SECONDS - t)) "failed: ${bad[*]}"
 	fi

@@ -2,7 +2,7 @@
 # check-series-size.sh SIZES-DIR: the size figures of the series, from the
 # vmlinux files check-series.sh left there:
 #   tiny-pristine, tiny-y, tiny-n   the tiny ARM board (Thumb-2, -Os)
-#   x86-y, x86-n                    x86_64 tinyconfig
+#   x86-pristine, x86-y, x86-n      x86_64 tinyconfig
 # Prints bloat-o-meter totals against the targets (tiny y->n at least
 # TINY_TARGET=9000 bytes removed, x86 y->n at least X86_TARGET=8399, =y
 # within PRISTINE_SLACK=0 bytes of pristine, weak aliases not counted:
@@ -64,6 +64,7 @@ leftovers() {
 
 compare "tiny ARM pristine -> =y" tiny-pristine tiny-y arm-linux-gnueabi- "$PRISTINE_SLACK" slack
 compare "tiny ARM =y -> =n" tiny-y tiny-n arm-linux-gnueabi- "$TINY_TARGET" min
+compare "x86_64 tinyconfig pristine -> =y" x86-pristine x86-y "" "$PRISTINE_SLACK" slack
 compare "x86_64 tinyconfig =y -> =n" x86-y x86-n "" "$X86_TARGET" min
 leftovers "tiny ARM" tiny-n arm-linux-gnueabi-nm
 leftovers "x86_64 tinyconfig" x86-n nm
