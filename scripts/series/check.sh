@@ -4,7 +4,7 @@
 # or with mk/series.mk's LINUX=6.12 environment series v3
 # (kernel/6.12/patches/series) on linux-source 6.12.
 #
-# Stages (CHECKS="..." selects, default all, in this order):
+# Stages (CHECKS="..." selects, default all but allmodlink, in this order):
 #   apply       every patch applies in order (patch -F0: no fuzz) to a fresh
 #               extract of the Debian tarball in build/check-series/linux
 #   checkpatch  scripts/checkpatch.pl --strict on each patch; a remaining
@@ -28,6 +28,10 @@
 #               reproducible (KCONFIG_SEED), one time per build reported
 #   allmod      every .c file the series touches, make path/file.o under
 #               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
+#   allmodlink  ARM allmodconfig (WERROR off) with =n: vmlinux and every
+#               module, linked (modpost runs). Hours on 2 cores, so not in
+#               the default set: name it in CHECKS. Kept in its O= folder
+#               and ccache, an interrupted run resumes where it stopped.
 #   w1          the same files at W=1, patched =n against pristine: no new
 #               warnings (warning text compared with line numbers removed)
 #   size        bloat-o-meter figures (scripts/series/size.sh), and after a
@@ -42,8 +46,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 CS_SCRIPTS=$(realpath "$(dirname "$0")")
 
-ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1 size"
-CHECKS=${CHECKS:-$ALL_CHECKS}
+ALL_CHECKS="apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod allmodlink w1 size"
+CHECKS=${CHECKS:-${ALL_CHECKS/ allmodlink/}}
 for c in $CHECKS; do
 	case " $ALL_CHECKS " in *" $c "*) ;; *) die "unknown check '$c' (known: $ALL_CHECKS)" ;; esac
 done
@@ -289,6 +293,18 @@ stage_rand() {
 	fi
 }
 
+# The whole of ARM allmodconfig, linked: the one configuration that builds
+# every module, so modpost sees every reference to a symbol =n removes.
+stage_allmodlink() {
+	local t=$SECONDS o=$CS/allmodlink-arm-n
+	if step "allmodconfig ARM =n config" allmodlink-config allmod_config "$TREE" arm "$o" n &&
+		step "allmodconfig ARM =n vmlinux modules" allmodlink-build cs_make "$TREE" arm "$o" vmlinux modules; then
+		record allmodlink PASS $((SECONDS - t)) "ARM allmodconfig =n: vmlinux and $(find "$o" -name '*.ko' | wc -l) modules link (modpost)"
+	else
+		record allmodlink FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/allmodlink-*.log"
+	fi
+}
+
 # ---- allmodconfig single files, and their W=1 warnings ----
 # files_for ARCH TREE: touched .c files that exist in TREE and are not
 # another architecture's.
@@ -436,7 +452,7 @@ main() {
 	# what the stages need besides the board's packages: x86_64 objtool
 	# (libelf-dev), certificate tools of the big configurations (libssl-dev)
 	local pkgs=
-	for c in x86 x86def allmod w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
+	for c in x86 x86def allmod allmodlink w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
 	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
 	# the board's packages too: linux-source-6.1 and -6.12 hold the tarballs
 	EXTRA_PKGS="$pkgs" "$TOP/scripts/board/deps.sh" ||
@@ -444,7 +460,7 @@ main() {
 	[ -f "$TARBALL" ] || die "$TARBALL not found (Debian package $KERNEL_PKG)"
 
 	needs_tree=0
-	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod w1; do want "$c" && needs_tree=1; done
+	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod allmodlink w1; do want "$c" && needs_tree=1; done
 	if [ "$needs_tree" -eq 1 ]; then
 		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || die "extraction failed"
 	fi
@@ -456,6 +472,7 @@ main() {
 		want x86def && stage_x86def
 		want rand && stage_rand
 		want allmod && stage_allmod
+		want allmodlink && stage_allmodlink
 		want w1 && stage_w1
 	fi
 	want size && stage_size
