@@ -454,6 +454,9 @@ main() {
 	local pkgs=
 	for c in x86 x86def allmod allmodlink w1; do want "$c" && pkgs="libelf-dev libssl-dev"; done
 	for c in multiv7 rand vexpress; do want "$c" && pkgs="${pkgs:-libssl-dev}"; done
+	# 6.12's BUILTIN_MODULE_RANGES (with VMLINUX_MAP, which allmodconfig
+	# and some randconfigs set) runs gawk (scripts/Makefile.vmlinux)
+	if want rand || want allmodlink; then pkgs="$pkgs gawk"; fi
 	# the board's packages too: linux-source-6.1 and -6.12 hold the tarballs
 	EXTRA_PKGS="$pkgs" "$TOP/scripts/board/deps.sh" ||
 		die "missing packages for the selected checks (see above)"
