@@ -15,3 +15,10 @@ E2E_EXTRA_CASES=2 app_e2e "$v"
 check "app-e2e $v: root is the romfs on the flash (MTD)" \
 	grep -q 'VFS: Mounted root (romfs filesystem) readonly' "$QEMU_LOG"
 check "app-e2e $v: no initramfs was unpacked" bash -c "! grep -q 'Unpacking initramfs' '$QEMU_LOG'"
+# make measure-kernels reads the flash board's sizes like the others': it has
+# no initramfs, so its files are the romfs, whose superblock states at least
+# the bytes of init and the served files.
+romfs=$("$TOP/scripts/measure/sizes.sh" "$v" | sed -n 's/^romfs=//p')
+files=$(du -cb "$TOP/build/app/arm/init" "$TOP"/build/rootfs/srv/* | tail -n 1 | cut -f 1)
+check "measure sizes $v: romfs ${romfs:-none} B holds init and /srv ($files B)" \
+	test "${romfs:-0}" -ge "$files"
