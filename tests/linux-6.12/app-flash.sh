@@ -9,7 +9,7 @@ set -u
 . "$TOP/tests/lib/qemu.sh"
 . "$TOP/tests/lib/app-board.sh"
 v=tiny-flash-6.12
-E2E_EXTRA_CASES=2 app_e2e "$v"
+E2E_EXTRA_CASES=3 app_e2e "$v"
 # QEMU_LOG is the last boot's console (boot 3): the kernel mounted root
 # before init found no served folder.
 check "app-e2e $v: root is the romfs on the flash (MTD)" \
@@ -19,6 +19,6 @@ check "app-e2e $v: no initramfs was unpacked" bash -c "! grep -q 'Unpacking init
 # no initramfs, so its files are the romfs, whose superblock states at least
 # the bytes of init and the served files.
 romfs=$("$TOP/scripts/measure/sizes.sh" "$v" | sed -n 's/^romfs=//p')
-files=$(du -cb "$TOP/build/app/arm/init" "$TOP"/build/rootfs/srv/* | tail -n 1 | cut -f 1)
-check "measure sizes $v: romfs ${romfs:-none} B holds init and /srv ($files B)" \
-	test "${romfs:-0}" -ge "$files"
+held=$(du -cb "$TOP/build/app/arm/init" "$TOP"/build/rootfs/srv/* | tail -n 1 | cut -f 1)
+check "measure sizes $v: romfs ${romfs:-none} B holds init and /srv ($held B)" \
+	test "${romfs:-0}" -ge "$held"
