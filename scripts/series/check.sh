@@ -197,17 +197,6 @@ stage_walk() {
 	fi
 }
 
-# ---- vexpress_defconfig =n ----
-stage_vexpress() {
-	local t=$SECONDS o=$CS/vexpress-n
-	if step "vexpress_defconfig =n config" vexpress-config cs_config "$TREE" arm "$o" vexpress_defconfig n &&
-		step "vexpress_defconfig =n vmlinux modules" vexpress-build cs_make "$TREE" arm "$o" vmlinux modules; then
-		record vexpress PASS $((SECONDS - t)) "ARM vexpress_defconfig =n: vmlinux and modules link"
-	else
-		record vexpress FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/vexpress-*.log"
-	fi
-}
-
 # ---- x86_64 tinyconfig pristine (before the first patch), =y and =n ----
 X86_BAD=()
 x86_pristine() {
@@ -240,23 +229,33 @@ x86_build() {
 }
 
 # ---- linked builds of bigger configurations with =n ----
-stage_multiv7() {
-	local t=$SECONDS o=$CS/multiv7-n
-	if step "multi_v7_defconfig =n config" multiv7-config cs_config "$TREE" arm "$o" multi_v7_defconfig n &&
-		step "multi_v7_defconfig =n vmlinux modules" multiv7-build cs_make "$TREE" arm "$o" vmlinux modules; then
-		record multiv7 PASS $((SECONDS - t)) "ARM multi_v7_defconfig+EXPERT =n: vmlinux and $(find "$o" -name '*.ko' | wc -l) modules link (modpost)"
+# linked_stage STAGE ARCH BASE DIR TARGETS...: configure BASE (a defconfig
+# target, +EXPERT; allmodconfig with WERROR off) with =n in $CS/DIR and
+# build TARGETS; logs STAGE-config and STAGE-build. With modules among the
+# TARGETS, modpost runs and the record counts the .ko files.
+linked_stage() {
+	local stage=$1 arch=$2 base=$3 o=$CS/$4 t=$SECONDS label what n
+	shift 4
+	label="${arch/arm/ARM} $base"
+	[ "$base" = allmodconfig ] || label="$label+EXPERT"
+	what="vmlinux links"
+	if step "$base $arch =n config" "$stage-config" linked_config "$arch" "$base" "$o" &&
+		step "$base $arch =n $*" "$stage-build" cs_make "$TREE" "$arch" "$o" "$@"; then
+		if [[ " $* " == *" modules "* ]]; then
+			n=$(find "$o" -name '*.ko' | wc -l)
+			what="vmlinux and $n modules link (modpost)"
+			[ "$n" -gt 0 ] || what="vmlinux links (modpost; no module in the configuration)"
+		fi
+		record "$stage" PASS $((SECONDS - t)) "$label =n: $what"
 	else
-		record multiv7 FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/multiv7-*.log"
+		record "$stage" FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/$stage-*.log"
 	fi
 }
-
-stage_x86def() {
-	local t=$SECONDS o=$CS/x86def-n
-	if step "x86_64 defconfig =n config" x86def-config cs_config "$TREE" x86_64 "$o" defconfig n &&
-		step "x86_64 defconfig =n vmlinux" x86def-build cs_make "$TREE" x86_64 "$o" vmlinux; then
-		record x86def PASS $((SECONDS - t)) "x86_64 defconfig+EXPERT =n: vmlinux links"
+linked_config() { # ARCH BASE O
+	if [ "$2" = allmodconfig ]; then
+		allmod_config "$TREE" "$1" "$3" n
 	else
-		record x86def FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/x86def-*.log"
+		cs_config "$TREE" "$1" "$3" "$2" n
 	fi
 }
 
@@ -290,18 +289,6 @@ stage_rand() {
 		record rand PASS $((SECONDS - t)) "${#ok[@]} ARM randconfigs =n link (seed:time ${times[*]})"
 	else
 		record rand FAIL $((SECONDS - t)) "seeds failing: ${bad[*]} of ${n} (seed:time ${times[*]})"
-	fi
-}
-
-# The whole of ARM allmodconfig, linked: the one configuration that builds
-# every module, so modpost sees every reference to a symbol =n removes.
-stage_allmodlink() {
-	local t=$SECONDS o=$CS/allmodlink-arm-n
-	if step "allmodconfig ARM =n config" allmodlink-config allmod_config "$TREE" arm "$o" n &&
-		step "allmodconfig ARM =n vmlinux modules" allmodlink-build cs_make "$TREE" arm "$o" vmlinux modules; then
-		record allmodlink PASS $((SECONDS - t)) "ARM allmodconfig =n: vmlinux and $(find "$o" -name '*.ko' | wc -l) modules link (modpost)"
-	else
-		record allmodlink FAIL $((SECONDS - t)) "see ${CS_LOGS#"$TOP"/}/allmodlink-*.log"
 	fi
 }
 
@@ -462,20 +449,23 @@ main() {
 		die "missing packages for the selected checks (see above)"
 	[ -f "$TARBALL" ] || die "$TARBALL not found (Debian package $KERNEL_PKG)"
 
+	# every check but size works on the tree
 	needs_tree=0
-	for c in apply checkpatch bisect tiny vexpress x86 multiv7 x86def rand allmod allmodlink w1; do want "$c" && needs_tree=1; done
+	for c in $CHECKS; do [ "$c" = size ] || needs_tree=1; done
 	if [ "$needs_tree" -eq 1 ]; then
 		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || die "extraction failed"
 	fi
 	if want checkpatch; then stage_checkpatch; fi
 	if [ "$needs_tree" -eq 1 ] && stage_walk; then
-		want vexpress && stage_vexpress
+		want vexpress && linked_stage vexpress arm vexpress_defconfig vexpress-n vmlinux modules
 		want x86 && stage_x86
-		want multiv7 && stage_multiv7
-		want x86def && stage_x86def
+		want multiv7 && linked_stage multiv7 arm multi_v7_defconfig multiv7-n vmlinux modules
+		want x86def && linked_stage x86def x86_64 defconfig x86def-n vmlinux
 		want rand && stage_rand
 		want allmod && stage_allmod
-		want allmodlink && stage_allmodlink
+		# the whole of ARM allmodconfig: the one configuration that builds
+		# every module, so modpost sees every reference to a symbol =n removes
+		want allmodlink && linked_stage allmodlink arm allmodconfig allmodlink-arm-n vmlinux modules
 		want w1 && stage_w1
 	fi
 	want size && stage_size
