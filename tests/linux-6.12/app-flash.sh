@@ -19,6 +19,6 @@ check "app-e2e $v: no initramfs was unpacked" bash -c "! grep -q 'Unpacking init
 # no initramfs, so its files are the romfs, whose superblock states at least
 # the bytes of init and the served files.
 romfs=$("$TOP/scripts/measure/sizes.sh" "$v" | sed -n 's/^romfs=//p')
-held=$(du -cb "$TOP/build/app/arm/init" "$TOP"/build/rootfs/srv/* | tail -n 1 | cut -f 1)
+held=$(du -cb "$TOP/build/app/arm/init" "$SRV"/* | tail -n 1 | cut -f 1)
 check "measure sizes $v: romfs ${romfs:-none} B holds init and /srv ($held B)" \
 	test "${romfs:-0}" -ge "$held"
