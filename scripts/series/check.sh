@@ -39,8 +39,12 @@
 #
 # Everything is built out of tree in build/check-series/<name>/ (kept
 # between runs; ccache makes rebuilds of a fresh extract cheap), full logs
-# in build/logs/check-series/. Prints a summary table; exits 1 if any stage
-# failed, 2 on a usage or setup error.
+# in build/logs/check-series/. A run without apply, bisect, tiny and x86
+# keeps the patched tree of an earlier run when its tarball and patches are
+# the same (build/check-series/linux.id), so an interrupted allmodlink
+# resumes without recompiling (rm -rf build/check-series/linux for a fresh
+# one; a hand edit in it is kept too). Prints a summary table; exits 1 if
+# any stage failed, 2 on a usage or setup error.
 set -eu
 # shellcheck source=scripts/series/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -186,6 +190,7 @@ stage_walk() {
 		echo "  applied $k/${#PATCHES[@]} $(basename "$p")"
 		[ "$build" -eq 0 ] || tiny_step "$k"
 	done
+	cs_tree_id "${PATCHES[@]}" >"$TREE.id"
 	want apply && record apply PASS $((SECONDS - t)) "${#PATCHES[@]} patches apply in order, no fuzz"
 	[ "$build" -eq 1 ] || return 0
 	tb=bisect
@@ -449,14 +454,23 @@ main() {
 		die "missing packages for the selected checks (see above)"
 	[ -f "$TARBALL" ] || die "$TARBALL not found (Debian package $KERNEL_PKG)"
 
-	# every check but size works on the tree
-	needs_tree=0
-	for c in $CHECKS; do [ "$c" = size ] || needs_tree=1; done
-	if [ "$needs_tree" -eq 1 ]; then
+	# every check but size works on the tree; apply, bisect, tiny and x86
+	# build on the way from the pristine tree to the patched one (the
+	# walk). Without them, a patched tree of the same tarball and patches
+	# is kept (cs_tree_kept): make then resumes where a run stopped.
+	local needs_tree=0 walks=0 kept=0
+	for c in $CHECKS; do
+		[ "$c" = size ] || needs_tree=1
+		case $c in apply | bisect | tiny | x86) walks=1 ;; esac
+	done
+	if [ "$needs_tree" -eq 1 ] && [ "$walks" -eq 0 ] && cs_tree_kept "$TREE" "${PATCHES[@]}"; then
+		kept=1
+		echo "  kept ${TREE#"$TOP"/}: the same tarball and ${#PATCHES[@]} patches (${TREE#"$TOP"/}.id)"
+	elif [ "$needs_tree" -eq 1 ]; then
 		step "extract ${TARBALL##*/}" extract cs_extract "$TREE" || die "extraction failed"
 	fi
 	if want checkpatch; then stage_checkpatch; fi
-	if [ "$needs_tree" -eq 1 ] && stage_walk; then
+	if [ "$needs_tree" -eq 1 ] && { [ "$kept" -eq 1 ] || stage_walk; }; then
 		want vexpress && linked_stage vexpress arm vexpress_defconfig vexpress-n vmlinux modules
 		want x86 && stage_x86
 		want multiv7 && linked_stage multiv7 arm multi_v7_defconfig multiv7-n vmlinux modules

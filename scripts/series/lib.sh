@@ -48,10 +48,26 @@ cs_touched_c() {
 # O= folders are rebuilt; ccache keeps that cheap).
 cs_extract() {
 	local dest=$1
-	rm -rf "$dest" "$dest.new"
+	rm -rf "$dest" "$dest.new" "$dest.id"
 	mkdir -p "$dest.new"
 	tar -x --touch --strip-components=1 -C "$dest.new" -f "$TARBALL" || return 1
 	mv "$dest.new" "$dest"
+}
+
+# cs_tree_id PATCH...: what a tree with every patch applied is made of,
+# one sha256 a line: the tarball, then each patch in series order.
+cs_tree_id() {
+	sha256sum "$TARBALL" "$@" | cut -d' ' -f1
+}
+# cs_tree_kept TREE PATCH...: TREE exists and TREE.id, written when the
+# walk applied the last patch, names this tarball and these patches.
+# A tree that is kept keeps its mtimes, so make resumes in the kept O=
+# folders instead of recompiling every object (from ccache at best).
+cs_tree_kept() {
+	local tree=$1
+	shift
+	[ -d "$tree" ] && [ -f "$tree.id" ] &&
+		cs_tree_id "$@" | cmp -s - "$tree.id"
 }
 
 # cs_apply TREE PATCH: apply strictly (no fuzz); fails without touching
