@@ -25,7 +25,11 @@
 #               (default 1..), with KCONFIG_ALLCONFIG forcing
 #               SYSCALL_SPLICE=n and EXPERT=y: vmlinux and modules (when
 #               the randconfig has CONFIG_MODULES) linked;
-#               reproducible (KCONFIG_SEED), one time per build reported
+#               reproducible (KCONFIG_SEED), one time per build reported.
+#               A seed that fails is built on the pristine tree with the
+#               same .config: failing there with the same errors
+#               (scripts/series/errors.sh), it is not the series' failure
+#               and is reported as such; with no seed linked, SKIP
 #   allmod      every .c file the series touches, make path/file.o under
 #               allmodconfig (WERROR off, see w1) with =n, ARM and x86_64
 #   allmodlink  ARM allmodconfig (WERROR off) with =n: vmlinux and every
@@ -266,35 +270,80 @@ linked_config() { # ARCH BASE O
 
 # rand_one SEED: an ARM randconfig with the option forced off, linked.
 rand_one() {
-	local seed=$1 o=$CS/rand-$1 force=$CS/rand.allconfig targets=(vmlinux)
+	local seed=$1 o=$CS/rand-$1 force=$CS/rand.allconfig
 	printf 'CONFIG_EXPERT=y\n# CONFIG_SYSCALL_SPLICE is not set\n' >"$force"
 	mkdir -p "$o"
 	KCONFIG_SEED=$seed KCONFIG_ALLCONFIG=$force cs_make "$TREE" arm "$o" randconfig &&
 		grep -q '^# CONFIG_SYSCALL_SPLICE is not set' "$o/.config" &&
 		"$TREE/scripts/config" --file "$o/.config" --disable WERROR &&
 		cs_make "$TREE" arm "$o" olddefconfig || return
-	# a randconfig may have no modules, and "make modules" then stops
-	if grep -q '^CONFIG_MODULES=y' "$o/.config"; then targets+=(modules); fi
-	cs_make "$TREE" arm "$o" "${targets[@]}"
+	rand_link "$TREE" "$o"
+}
+# rand_link TREE O: vmlinux, and the modules when there are any ("make
+# modules" stops in a configuration without CONFIG_MODULES).
+rand_link() {
+	local targets=(vmlinux)
+	if grep -q '^CONFIG_MODULES=y' "$2/.config"; then targets+=(modules); fi
+	cs_make "$1" arm "$2" "${targets[@]}"
+}
+# rand_pristine SEED: the seed's .config on the pristine tree, where
+# olddefconfig drops the option it does not have; nothing else differs.
+rand_pristine() {
+	local o=$CS/rand-$1-pristine
+	mkdir -p "$o"
+	cp "$CS/rand-$1/.config" "$o/.config"
+	cs_make "$PRISTINE" arm "$o" olddefconfig && rand_link "$PRISTINE" "$o"
+}
+# rand_same SEED: the seed failed with =n; does the pristine tree fail
+# with the same errors (scripts/series/errors.sh)? Then the randconfig is
+# broken without the series too, as 0-day would find.
+rand_same() {
+	local seed=$1 log=$CS_LOGS/rand-$1-pristine.log ts=$SECONDS rc=0
+	pristine_tree || return 1
+	printf '  %-34s ...  %s\n' "the same .config, pristine" "${log#"$TOP"/}"
+	if rand_pristine "$seed" >"$log" 2>&1; then
+		printf '  %-34s links: only =n fails %4ss\n' "the same .config, pristine" $((SECONDS - ts))
+		return 1
+	fi
+	printf '  %-34s fails too %4ss\n' "the same .config, pristine" $((SECONDS - ts))
+	"$TOP/scripts/series/errors.sh" "$log" "$PRISTINE" "$CS_LOGS/rand-$seed.log" "$TREE" \
+		>"$CS_LOGS/rand-$seed.errors" || rc=$?
+	sed 's/^/    /' "$CS_LOGS/rand-$seed.errors"
+	return "$rc"
 }
 
 stage_rand() {
-	local t=$SECONDS n=${RAND_N:-3} s0=${RAND_SEED0:-1} i seed ts ok=() bad=() times=()
+	local t=$SECONDS n=${RAND_N:-3} s0=${RAND_SEED0:-1} i seed ts ok=() same=() bad=() times=() d
 	for ((i = 0; i < n; i++)); do
 		seed=$((s0 + i))
 		ts=$SECONDS
 		if step "ARM randconfig seed $seed =n" "rand-$seed" rand_one "$seed"; then
 			ok+=("$seed")
+		elif rand_same "$seed"; then
+			same+=("$seed")
 		else
 			bad+=("$seed")
 		fi
 		times+=("$seed:$((SECONDS - ts))s")
 	done
-	if [ ${#bad[@]} -eq 0 ]; then
-		record rand PASS $((SECONDS - t)) "${#ok[@]} ARM randconfigs =n link (seed:time ${times[*]})"
+	d="${#ok[@]} of $n ARM randconfigs =n link"
+	[ ${#same[@]} -eq 0 ] ||
+		d="$d; seeds failing the same on the pristine tree: ${same[*]} (${CS_LOGS#"$TOP"/}/rand-*.errors)"
+	if [ ${#bad[@]} -gt 0 ]; then
+		record rand FAIL $((SECONDS - t)) "seeds failing: ${bad[*]} of ${n}; $d (seed:time ${times[*]})"
+	elif [ ${#ok[@]} -eq 0 ]; then
+		record rand SKIP $((SECONDS - t)) "$d: nothing linked to judge (seed:time ${times[*]})"
 	else
-		record rand FAIL $((SECONDS - t)) "seeds failing: ${bad[*]} of ${n} (seed:time ${times[*]})"
+		record rand PASS $((SECONDS - t)) "$d (seed:time ${times[*]})"
 	fi
+}
+
+# pristine_tree: the tarball as it is, for w1 and rand to compare with;
+# kept while its id names the same tarball.
+pristine_tree() {
+	cs_tree_kept "$PRISTINE" && return 0
+	step "extract pristine tree" extract-pristine cs_extract "$PRISTINE" &&
+		cs_tree_id >"$PRISTINE.id"
 }
 
 # ---- allmodconfig single files, and their W=1 warnings ----
@@ -384,8 +433,7 @@ stage_allmod() {
 
 stage_w1() {
 	local t=$SECONDS arch o files new=() rc
-	[ -d "$PRISTINE" ] || step "extract pristine tree" extract-pristine cs_extract "$PRISTINE" ||
-		{ record w1 FAIL 0 "cannot extract the pristine tree"; return; }
+	pristine_tree || { record w1 FAIL 0 "cannot extract the pristine tree"; return; }
 	for arch in arm x86_64; do
 		if [ -z "${ALLMOD_DONE:-}" ]; then
 			mapfile -t files < <(files_for "$arch" "$TREE")
