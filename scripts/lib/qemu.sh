@@ -75,14 +75,7 @@ qemu_cmd() {
 		return 1
 		;;
 	esac
-	[ "$boot" != direct ] || [ "$initrd" = none ] || need+=("$initrd")
-	[ -z "$flash" ] || need+=("$flash")
-	for f in "${need[@]}"; do
-		if [ ! -f "$f" ]; then
-			echo "qemu-cmd: missing $f (run 'make board' first)" >&2
-			return 1
-		fi
-	done
+	# a combination that cannot work is said first, whatever is built
 	if [ "$boot" != direct ] && [ -n "$flash" ]; then
 		echo "qemu-cmd: FLASH needs BOOT=direct (U-Boot boots the initramfs boards)" >&2
 		return 1
@@ -91,6 +84,14 @@ qemu_cmd() {
 		echo "qemu-cmd: BOOTARGS_EXTRA needs BOOT=direct (under U-Boot the kernel line is the .dtb's)" >&2
 		return 1
 	fi
+	[ "$boot" != direct ] || [ "$initrd" = none ] || need+=("$initrd")
+	[ -z "$flash" ] || need+=("$flash")
+	for f in "${need[@]}"; do
+		if [ ! -f "$f" ]; then
+			echo "qemu-cmd: missing $f (run 'make board' first)" >&2
+			return 1
+		fi
+	done
 
 	nic="user,model=lan9118,hostfwd=tcp:127.0.0.1:${port}-:${gport}"
 	case $ram in *K) ;; *) ram=${ram}M ;; esac
