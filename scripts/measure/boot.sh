@@ -27,6 +27,11 @@
 #                        `ram on`, typed just before them, KiB free), one
 #                        per sample the server took (at most every 20 ms)
 #                        until `ram off` right after them (app/README.md)
+#   failed_by=board|host (when served=0) whose failure it was: "host" only
+#                        when every missing client is a request the server
+#                        timed out before it arrived and the board is
+#                        otherwise well (measure/failed-by.sh); measure/
+#                        minram.sh boots such a size again
 #   log=...              the console log (build/logs/qemu/NAME.log)
 #
 # Exit status: 0 served, 1 did not, 2 usage. Every step is bounded: QEMU
@@ -63,12 +68,14 @@ want=$(awk '$2 == "test.bin" { print $1 }' "$sums" 2>/dev/null)
 result() {
 	echo "served=$1"
 	[ -n "${2:-}" ] && echo "reason=$2"
+	[ "$1" = 1 ] || echo "failed_by=${failed_by:-board}"
 	parse_log
 	printf '%s\n' "${figures[@]}"
 	echo "log=${QEMU_LOG#"$TOP"/}"
 	[ "$1" = 1 ]
 }
 figures=()
+failed_by=
 
 # The kernel's Memory: line and the banner.
 parse_log() {
@@ -244,8 +251,17 @@ if [ "$ok" = 1 ] && [ "$clients" -gt 0 ]; then
 	n=$(good "$tmp/load")
 	figures+=("load_clients=$clients" "load_good=$n" "load_bytes=$((n * size))" "load_wall_ms=$((t1 - t0))")
 	[ "$ok" = 1 ] && [ "$n" != "$clients" ] && ok=0 why="$n of $clients concurrent clients got test.bin with the right sha256"
+	answered=0
 	if stats; then
+		answered=1
 		figures+=("load_cpu_ms=$((ST_CPU - cpu0))" "load_low_free_k=$ST_LOW")
+	fi
+	# Clients missing while the guest still runs: the board's fault, or
+	# requests late under emulation (measure/failed-by.sh)?
+	if [ "$ok" = 0 ] && [ "$n" != "$clients" ]; then
+		verdict=$("$(dirname "$0")/failed-by.sh" "$QEMU_LOG" $((clients - n)) "$answered")
+		failed_by=${verdict%% *}
+		why="$why (${verdict#* })"
 	fi
 	# After the stats line, every ram line (the last at `ram off`) is in.
 	[ "$series" = 1 ] && figures+=("load_ram_series=$(ram_lines | tr '\n' ' ' | sed 's/ $//')")
@@ -257,5 +273,5 @@ if ! grep -q 'Kernel panic' "$QEMU_LOG"; then
 	qemu_wait_exit 60 >/dev/null || true
 fi
 qemu_stop
-grep -q 'Kernel panic' "$QEMU_LOG" && ok=0 why=${why:-kernel panic while serving}
+grep -q 'Kernel panic' "$QEMU_LOG" && ok=0 failed_by=board why=${why:-kernel panic while serving}
 result "$ok" "$why"
