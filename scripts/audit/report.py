@@ -34,6 +34,10 @@ Prints the report on stdout:
     AUDIT_ACCEPT_UNRESOLVED=1 in the environment accepts the risk (the
     candidates then assume those sites call none of their syscalls, and the
     fragment says so).
+    When a program holds anything the audit cannot account for
+    (scripts/audit/accounted.py: dynamic linking, dlopen of unknown
+    targets, executable code objdump did not read), it fails closed the
+    same way, and AUDIT_ACCEPT_UNRESOLVED=1 does not change that.
     A candidate goes into FRAGMENT only when its Kconfig entry (prompt and
     help) speaks of syscalls or system calls (KMAP's "about_syscalls"): an
     option such as PRINTK or MIGRATION also gates a syscall the
@@ -83,6 +87,10 @@ def program_lines(r):
             s["addr"], s["func"], "; ".join(s["unresolved"][:3])))
     for s in r["oabi"]:
         out.append("  OABI svc #%#x at %#x in %s" % (s["oabi"], s["addr"], s["func"]))
+    for u in r.get("unaccounted", []):
+        out.append("  NOT ACCOUNTED FOR (%s): %s" % (u["kind"], u["why"]))
+    if r.get("pruning_off"):
+        out.append("  pruning off: " + r["pruning_off"])
     if r.get("svc_imm"):
         out.append("  %d svc #imm outside the OABI range (data read as code)" % len(r["svc_imm"]))
     return out + reach_lines(r) + pruning_lines(r)
@@ -223,7 +231,23 @@ def main(argv):
              for r in progs for s in r["unresolved"]]
     accept = os.environ.get("AUDIT_ACCEPT_UNRESOLVED") == "1"
     kept = []
-    if blind and not accept:
+    # Code the audit did not read (accounted.py: libraries, dlopen, code
+    # objdump did not disassemble): no escape, AUDIT_ACCEPT_UNRESOLVED is
+    # for svc sites in code it read.
+    unread = ["%s: %s" % (os.path.basename(r["elf"]), u["why"])
+              for r in progs for u in r.get("unaccounted", [])]
+    if unread:
+        print("\nFAIL CLOSED: %d thing(s) the audit cannot account for; the programs may make "
+              "syscalls it never saw, so no option goes into the fragment%s:" % (
+                  len(unread), " (AUDIT_ACCEPT_UNRESOLVED=1 accepts unresolved svc sites, "
+                  "not these)" if accept else ""))
+        for u in unread:
+            print("  " + u)
+        for opt in cands:
+            print("  CONFIG_%s stays on: code not audited could call %s" % (
+                opt, " ".join(fams[opt]["syscalls"])))
+        kept, cands = cands, []
+    elif blind and not accept:
         # Fail closed: an unresolved svc could make any syscall, so every
         # option it could touch stays on.
         print("\nFAIL CLOSED: %d svc site(s) unresolved (listed above); each could make "
@@ -243,7 +267,12 @@ def main(argv):
                 "# ENOSYS fallback), on in the audited configuration.\n")
         for r in progs:
             f.write("# audited: %s\n" % r["elf"])
-        if kept:
+        if kept and unread:
+            for u in unread:
+                f.write("# FAIL CLOSED: not accounted for: %s\n" % u)
+            for opt in kept:
+                f.write("# kept on: CONFIG_%s (code not audited)\n" % opt)
+        elif kept:
             f.write("# FAIL CLOSED: unresolved svc sites could make any syscall: %s\n"
                     % ", ".join(blind))
             for opt in kept:
@@ -255,6 +284,8 @@ def main(argv):
             f.write("# CONFIG_%s is not set\n" % opt)
     print("\nfragment: %d option%s set to n%s" % (
         len(cands), "" if len(cands) == 1 else "s",
+        " (fail closed: %d kept on for %d thing(s) not accounted for)" % (len(kept), len(unread))
+        if kept and unread else
         " (fail closed: %d kept on for %d unresolved svc site(s))" % (len(kept), len(blind))
         if kept else ""))
     return 0

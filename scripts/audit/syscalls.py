@@ -40,6 +40,13 @@ soundly: every site counts, and the report says so. Per syscall the report
 gives how it is reached, directly or only through address-taken functions
 (and how many), and one path from the entry.
 
+What the ELF's code cannot account for (scripts/audit/accounted.py) is
+listed as NOT ACCOUNTED FOR: dynamic linking (PT_INTERP, DT_NEEDED), a
+dlopen of unknown targets, executable code objdump did not read; the report
+then fails closed. When the function boundaries are not established (code
+no function symbol covers), every site counts, as for a stripped ELF,
+nothing is pruned, and no call gets the "fallback" verdict.
+
 Every site that cannot be resolved is listed with its address and function,
 never dropped. Numbers are named from the kernel tree's
 arch/arm/tools/syscall.tbl (--ktree, default build/linux-6.1) and the ARM
@@ -67,6 +74,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accounted  # noqa: E402
 import audit_flow  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -1097,14 +1105,18 @@ def syscall_names(ktree):
     return names
 
 
-def reachability(prog, all_sites):
+def reachability(prog, all_sites, bounds=(True, "")):
     """Turn reachability on in prog where it can be told soundly: (Reach or
-    None, a sentence saying which svc sites count and why)."""
+    None, a sentence saying which svc sites count and why). bounds:
+    accounted.boundaries()'s (established, why)."""
     if all_sites:
         return None, "all sites: every svc site counts (--all-sites)"
     if prog.elf.symtab is None or not prog.symbols:
         return None, ("all sites: stripped (no symbol table), so reachability "
                       "cannot be told soundly; every svc site counts")
+    if not bounds[0]:
+        return None, ("all sites: function boundaries not established (%s), so "
+                      "reachability cannot be told soundly; every svc site counts" % bounds[1])
     reach = Reach(prog)
     prog.live = reach.live
     prog.reach = reach
@@ -1182,7 +1194,7 @@ def present_fn(kmap, ktree, names):
     return present
 
 
-def prune(prog, names, kmap, ktree, all_sites, sites):
+def prune(prog, names, kmap, ktree, all_sites, sites, bounds):
     """With the target's KMAP: the instructions that cannot run there (dead
     ENOSYS fallbacks, code after exit_group), then reachability and the
     sites again without them. Returns (reach, mode, sites, dropped, record)."""
@@ -1191,7 +1203,7 @@ def prune(prog, names, kmap, ktree, all_sites, sites):
     prog.dead = p.run(sites)
     prog.live, prog.reach = None, None
     prog.memory_notes = []
-    reach, mode = reachability(prog, all_sites)
+    reach, mode = reachability(prog, all_sites, bounds)
     sites, dropped = prog.sites()
     after = {n for s in sites for n in s.get("numbers", [])}
     why = {}
@@ -1209,11 +1221,17 @@ def prune(prog, names, kmap, ktree, all_sites, sites):
 def audit(path, ktree, all_sites=False, kmap=None):
     prog = Program(path)
     names = syscall_names(ktree)
-    reach, mode = reachability(prog, all_sites)
+    heads = accounted.Headers(path)
+    bounds = accounted.boundaries(heads, prog.insns)
+    reach, mode = reachability(prog, all_sites, bounds)
     sites, dropped = prog.sites()
     pruned = None
-    if kmap is not None:
-        reach, mode, sites, dropped, pruned = prune(prog, names, kmap, ktree, all_sites, sites)
+    if kmap is not None and bounds[0]:
+        reach, mode, sites, dropped, pruned = prune(prog, names, kmap, ktree, all_sites, sites,
+                                                    bounds)
+    counted = {n: a for a, _, _, n in heads.symbols if reach is None or a in reach.live}
+    unaccounted = (accounted.dynamic(heads) + accounted.disassembled(heads, prog.insns) +
+                   accounted.loaders(heads, path, counted))
     nums = sorted({n for s in sites for n in s.get("numbers", [])})
     how = syscall_paths(reach, prog, sites) if reach else {}
     syscalls = []
@@ -1222,6 +1240,11 @@ def audit(path, ktree, all_sites=False, kmap=None):
         sc.update(how.get(n, {"reached": "unfiltered", "indirect_hops": None, "path": []}))
         syscalls.append(sc)
     splice = splice_checks(prog, sites, names)
+    if not bounds[0]:
+        for c in (c for s in splice for c in s["calls"] if c["verdict"] == "fallback"):
+            c.update(verdict="no fallback proven", enosys_check=None,
+                     why="function boundaries not established (%s): what the ENOSYS "
+                     "branch reaches is not known (the walk found: %s)" % (bounds[1], c["why"]))
     for s in sites:
         s.pop("origins", None)
     return {
@@ -1236,6 +1259,11 @@ def audit(path, ktree, all_sites=False, kmap=None):
         "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
         "splice_family": splice,
         "pruning": pruned,
+        "pruning_off": None if kmap is None or bounds[0] else
+        "function boundaries not established: nothing pruned",
+        "unaccounted": unaccounted,
+        "boundaries": {"established": bounds[0], "why": bounds[1],
+                       "uncovered": [[a, b] for a, b in bounds[2]]},
         "reachability": {
             "mode": "reachable" if reach else "all-sites", "why": mode,
             "svc_sites_all": len(sites) + len(dropped),
@@ -1251,7 +1279,13 @@ def text_report(r):
         r["elf"], r["svc_sites"], r["resolved_sites"], len(r["syscalls"]),
         "" if r["symbols"] else " (stripped: no symbols, read as ARM code)"))
     print("  syscalls: " + " ".join(s["name"] for s in r["syscalls"]))
+    for u in r["unaccounted"]:
+        print("  NOT ACCOUNTED FOR (%s): %s" % (u["kind"], u["why"]))
+    if r["unaccounted"]:
+        print("  so this set is not all the program can call: make audit fails closed")
     reach_report(r)
+    if r.get("pruning_off"):
+        print("  pruning off: " + r["pruning_off"])
     pr = r.get("pruning")
     if pr:
         print("  pruned for the target kernel (--kmap): %d syscalls of %d: %s; %d dead "
@@ -1355,6 +1389,10 @@ def main(argv):
         json.dump(reports if len(reports) > 1 else reports[0], sys.stdout, indent=1)
         print()
     elif mode == "names":
+        for r in reports:
+            for u in r["unaccounted"]:
+                print("audit-syscalls: %s: not accounted for (%s): %s" % (
+                    r["elf"], u["kind"], u["why"]), file=sys.stderr)
         for n in sorted({s["name"] for r in reports for s in r["syscalls"]}):
             print(n)
     else:

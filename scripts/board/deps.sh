@@ -8,11 +8,13 @@ set -eu
 pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 linux-source-6.12 qemu-system-arm u-boot-tools
 	device-tree-compiler bison flex bc cpio curl make gcc libc6-dev patch
 	xz-utils ccache wget musl-dev:armel qemu-user
-	dpkg-dev mtools fdisk libssl-dev strace shellcheck pyflakes3 genromfs)
+	dpkg-dev mtools fdisk libssl-dev strace shellcheck pyflakes3 genromfs
+	python3-pyelftools)
 # dpkg-dev: dpkg-source for `apt-get source u-boot`; mtools, fdisk (sfdisk):
 # the SD card image without root; genromfs: the flash board's romfs;
 # libssl-dev: U-Boot's host tools; strace: the audit's trace injects faults (scripts/audit/trace.sh); and for make
-# lint, shellcheck and pyflakes3.
+# lint, shellcheck and pyflakes3. python3-pyelftools: the audit reads program
+# headers, the dynamic section and symbols with it (scripts/audit/accounted.py).
 read -ra extra <<<"${EXTRA_PKGS:-}"
 pkgs+=("${extra[@]}")
 
