@@ -17,7 +17,14 @@
 # series applied: build/kernel-vexpress/.config). Output in build/audit/
 # (tiny) or build/audit-vexpress/: report.txt, kmap.json, syscalls.json, and
 # audit.fragment, which is replaced only when its content changes (so the
-# kernel built with it is not reconfigured for nothing).
+# kernel built with it is not reconfigured for nothing), and syscall.allow,
+# the syscalls the programs make, for CONFIG_SYSCALL_ALLOWLIST (6.12's patch:
+# the rest of the table answers ENOSYS), written only when the audit
+# accounted for every svc site (scripts/audit/allowlist.py, which also
+# leaves it untouched when it does not change).
+# AUDIT_LINUX=6.12 audits against the 6.12 tree and tiny-6.12's config
+# (out: build/audit-6.12/), for the board trimmed to the allowlist
+# (trim-6.12, mk/linux-6.12.mk).
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
@@ -30,6 +37,14 @@ vexpress) out=build/audit-vexpress sfx=-vexpress measured= ;;
 esac
 ktree=build/linux-6.1
 config=build/kernel-$base/.config
+case ${AUDIT_LINUX:-6.1}:$base in
+6.1:*) ;;
+6.12:tiny)
+	out=build/audit-6.12 sfx=-6.12 measured=
+	ktree=build/linux-6.12 config=build/kernel-tiny-6.12/.config
+	;;
+*) die "audit: AUDIT_LINUX=$AUDIT_LINUX with AUDIT_BASE=$base: use 6.1, or 6.12 with tiny" ;;
+esac
 elfs=${AUDIT_ELFS:-build/app/arm/init.unstripped}
 mkdir -p "$out"
 for f in $elfs "$config" "$ktree/arch/arm/tools/syscall.tbl"; do
@@ -91,4 +106,16 @@ if cmp -s "$out/audit.fragment.new" "$out/audit.fragment"; then
 else
 	mv "$out/audit.fragment.new" "$out/audit.fragment"
 fi
-echo "audit: report in $out/report.txt, fragment $out/audit.fragment"
+# 5. allowlist: every syscall the programs make, or none when the audit
+# could not account for them all (the reason goes to the report).
+rc=0
+"$TOP/scripts/audit/allowlist.py" "$out/syscalls.json" "$out/audit.fragment" \
+	"$out/syscall.allow" >"$out/allowlist.txt" || rc=$?
+tee -a "$out/report.txt" <"$out/allowlist.txt"
+case $rc in
+0 | 3) ;;
+*) die "audit: scripts/audit/allowlist.py failed ($rc)" ;;
+esac
+allow=", allowlist $out/syscall.allow"
+[ "$rc" = 0 ] || allow=" (no allowlist)"
+echo "audit: report in $out/report.txt, fragment $out/audit.fragment$allow"
