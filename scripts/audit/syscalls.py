@@ -14,7 +14,11 @@ which is right for Debian armel's BusyBox) and finds every `svc` site:
               read from the ELF), mov rN, rM and add/sub/orr/eor/lsl with an
               immediate (followed through rM). Conditional writes count as
               "may set" and the search goes on past them, up to the write
-              with the opposite condition (moveq/movne). Calls (bl) keep r7
+              with the opposite condition (moveq/movne), unless the flags
+              on the path decide them: the conditional branches the search
+              came through (taken or not) and the conditional writes it
+              passed without them running give condition codes that hold
+              until an instruction that may change the flags. Calls (bl) keep r7
               (callee-saved) but clobber r0-r3.
   wrappers    when r7 comes from an argument register at a function's entry
               (musl's syscall(), __syscall_cp_asm, glibc's syscall()), the
@@ -102,6 +106,36 @@ for _a, _b in (("eq", "ne"), ("cs", "cc"), ("hs", "lo"), ("mi", "pl"), ("vs", "v
     COMPLEMENT[_a], COMPLEMENT[_b] = _b, _a
 COMPLEMENT["cs"], COMPLEMENT["lo"] = "cc", "hs"
 COMPLEMENT["cc"], COMPLEMENT["hs"] = "cs", "lo"
+
+
+# Bases that never change the flags; any other instruction (compares, the
+# flag-setting forms such as adds, calls, svc, and what the analysis does
+# not know) may.
+KEEPS_FLAGS = set("""b cbz cbnz mov mvn movw movt cpy push pop add adc sub sbc rsb rsc and
+orr eor bic orn lsl lsr asr ror mul mla mls umull smull umlal smlal clz uxtb uxth sxtb
+sxth rev ubfx sbfx bfi bfc adr udiv sdiv nop it ite itt itee itet itte ittt""".split())
+ALIAS_COND = {"hs": "cs", "lo": "cc"}
+
+
+def sets_flags(ins):
+    """True when ins may change the flags (N, Z, C, V)."""
+    b = ins.base
+    if ins.data:
+        return False
+    if b.startswith(("ldr", "str", "ldm", "stm")) and not b.endswith("s"):
+        return False
+    return b not in KEEPS_FLAGS
+
+
+def cond_known(cond, facts):
+    """True, False or None: does cond hold, given facts (a set of condition
+    codes known to hold on the same flags)?"""
+    cond = ALIAS_COND.get(cond, cond)
+    if cond in facts:
+        return True
+    if ALIAS_COND.get(COMPLEMENT.get(cond), COMPLEMENT.get(cond)) in facts:
+        return False
+    return None
 
 
 def split_mnemonic(mnem):
@@ -469,13 +503,21 @@ class Program:
         seen_wrappers = seen_wrappers or set()
         # A work item: value of r on entry to insn i, with the conditions of
         # the conditional writes to r passed on the way (moveq after movne:
-        # the two together always write, so the search stops there).
-        work, seen, steps = [(i, r, frozenset())], set(), 0
+        # the two together always write, so the search stops there), and
+        # the facts: condition codes known to hold on the flags on entry to
+        # i along this path (from the conditional branches it took or fell
+        # through, and the conditional writes it passed without them
+        # running; forgotten at anything that may change the flags). A
+        # conditional write whose condition the facts decide runs, or not,
+        # for sure: `mov r7, #240; svc; cmn r0, #38; addne r7, sp, #36; bne
+        # 1f; svc` keeps 240 for the second svc (musl's
+        # __pthread_cond_timedwait). Undecided, it may run: both values.
+        work, seen, steps = [(i, r, frozenset(), frozenset())], set(), 0
         while work:
-            i, r, conds = work.pop()
-            if (i, r, conds) in seen:
+            i, r, conds, facts = work.pop()
+            if (i, r, conds, facts) in seen:
                 continue
-            seen.add((i, r, conds))
+            seen.add((i, r, conds, facts))
             steps += 1
             if steps > MAX_STEPS:
                 why.append("search too long")
@@ -498,16 +540,21 @@ class Program:
                         why.append("stack slot %s lost at '%s %s' (%#x in %s)" % (
                             r, p.mnem, p.ops, p.addr, p.func))
                     else:
-                        work.append((j, step, frozenset()))
+                        work.append((j, step, frozenset(), frozenset()))
                     continue
+                entry = self._facts_before(j, i, facts)
+                if entry is None:
+                    continue  # the facts contradict each other: no such path
+                runs = None if p.cond is None else cond_known(p.cond, entry)
                 # A conditional return (popne {..., pc}) that falls through
                 # did not execute: it wrote nothing.
-                if not writes(p, r) or (p.cond is not None and writes(p, "r15")):
-                    work.append((j, r, conds))
+                if not writes(p, r) or (p.cond is not None and writes(p, "r15")) or \
+                        runs is False:
+                    work.append((j, r, conds, entry))
                     continue
                 res = self._value_of(p, r)
                 if isinstance(res, tuple) and res[1] is None:  # follow another register
-                    work.append((j, res[0], frozenset()))
+                    work.append((j, res[0], frozenset(), entry))
                 elif isinstance(res, tuple):  # movt / add: resolve, then combine
                     if len(self._combining) >= 8 or (j, res[0]) in self._combining:
                         # a loop (add r7, r7, #1 ...) or a long chain
@@ -535,9 +582,34 @@ class Program:
                         wrappers |= mem[2]
                 else:
                     vals.setdefault(res, set()).add(j)
-                if p.cond is not None and COMPLEMENT.get(p.cond) not in conds:
-                    work.append((j, r, conds | {p.cond}))
+                if runs is None and p.cond is not None and COMPLEMENT.get(p.cond) not in conds:
+                    # the path on which p did not run: its condition was false
+                    c = ALIAS_COND.get(COMPLEMENT[p.cond], COMPLEMENT[p.cond])
+                    work.append((j, r, conds | {p.cond}, entry | {c}))
         return vals, why, wrappers
+
+    def _facts_before(self, j, i, facts):
+        """The condition codes known to hold on the flags on entry to insn
+        j, a predecessor of i, given facts on entry to i: facts carry over
+        j when it leaves the flags alone; a conditional branch j adds its
+        condition when i is its target and not the next instruction, the
+        opposite when i is only the next one; a conditional instruction
+        that writes pc and falls through to i did not run. None when the
+        facts contradict each other."""
+        p = self.insns[j]
+        out = set() if sets_flags(p) else set(facts)
+        if p.cond is not None:
+            c = ALIAS_COND.get(p.cond, p.cond)
+            t = target_of(p) if p.base == "b" else None
+            ti = self.by_addr[t].index if t is not None and t in self.by_addr else None
+            if p.base == "b" and ti == i and j + 1 != i:
+                out.add(c)
+            elif j + 1 == i and ((p.base == "b" and ti is not None and ti != i) or
+                                 (p.base != "b" and writes(p, "r15"))):
+                out.add(ALIAS_COND.get(COMPLEMENT[p.cond], COMPLEMENT[p.cond]))
+        if any(ALIAS_COND.get(COMPLEMENT[c], COMPLEMENT[c]) in out for c in out):
+            return None
+        return frozenset(out)
 
     # ---- numbers that pass through memory ----
     def _from_memory(self, j, p, r, depth, seen_wrappers):
