@@ -19,7 +19,10 @@ pointers into the stack, errno's address, or unknown. It follows:
     walked both ways.
 
 A compare whose operand is the tainted value and that tests it for equality
-with ENOSYS (cmp errno, #38; cmn r0, #38) is recorded, with the first
+with ENOSYS (cmp errno, #38; cmn r0, #38) is recorded, and so is a
+flag-setting test that is zero for a few errno values, ENOSYS among them
+(tainted values keep the steps that computed them from the result:
+`sub r3, r3, #22; bics r3, r3, #16` is zero for 22 and 38), with the first
 conditional instruction after it that reads its flags (the branch) and where
 the ENOSYS path goes on. From there a plain reachability search (the rest of
 that function, every function it calls, transitively, and the functions the
@@ -132,14 +135,64 @@ def cond_holds(cond, f):
     return table.get(cond)
 
 
-# ---- abstract values: None (unknown), ('k', value, tainted), ('e',) errno's
-# address, ('s', offset) an address in the stack ----
-def K(v, t=False):
-    return ("k", v & M, t)
+# ---- abstract values: None (unknown), ('k', value, tainted[, steps]),
+# ('e',) errno's address, ('s', offset) an address in the stack. A tainted
+# constant may carry steps: how it was computed from the svc's raw result
+# (-errno), as ((op, constant), ...), so that a test on it can be read back
+# as the set of errno values it holds for (zero_for) ----
+def K(v, t=False, steps=None):
+    return ("k", v & M, t) if steps is None else ("k", v & M, t, steps)
+
+
+STEP = {"add": lambda t, k: t + k, "sub": lambda t, k: t - k, "rsb": lambda t, k: k - t,
+        "and": lambda t, k: t & k, "orr": lambda t, k: t | k, "eor": lambda t, k: t ^ k,
+        "bic": lambda t, k: t & ~k, "mul": lambda t, k: t * k,
+        "lsl": lambda t, k: t << (k & 0xFF) if (k & 0xFF) < 32 else 0,
+        "lsr": lambda t, k: (t & M) >> (k & 0xFF) if (k & 0xFF) < 32 else 0,
+        "asr": lambda t, k: signed(t & M) >> min(k & 0xFF, 31)}
+MAX_ERRNO = 4095
+_zero_cache = {}
+
+
+def zero_for(steps):
+    """The errno values e (1..4095) for which the steps, applied to the raw
+    result -e, give 0."""
+    if steps not in _zero_cache:
+        out = []
+        for e in range(1, MAX_ERRNO + 1):
+            x = -e & M
+            for op, k in steps:
+                x = STEP[op](x, k) & M
+            if x == 0:
+                out.append(e)
+        _zero_cache[steps] = tuple(out)
+    return _zero_cache[steps]
+
+
+def with_step(a, b, base):
+    """The steps of alu(base, a, b) when one operand is a tainted constant
+    with steps and the other an untainted constant; None otherwise."""
+    ta = a[0] == "k" and a[2] and len(a) > 3
+    tb = b[0] == "k" and b[2] and len(b) > 3
+    if ta and not b[2] and base in STEP:
+        return a[3] + ((base, b[1]),)
+    if tb and not a[2]:
+        op = {"add": "add", "and": "and", "orr": "orr", "eor": "eor", "mul": "mul",
+              "sub": "rsb", "rsb": "sub"}.get(base)  # a - t = rsb(t, a); a rsb t = t - a
+        return None if op is None else b[3] + ((op, a[1]),)
+    return None
 
 
 def tainted(v):
     return v is not None and v[0] == "k" and v[2]
+
+
+def tested(k):
+    """What a recorded compare k tests, in words."""
+    if k.get("zero_for"):
+        return "zero for %s %s, ENOSYS among them" % (
+            k["tests"], " ".join(str(e) for e in k["zero_for"]))
+    return "%s == ENOSYS" % k["tests"]
 
 
 class State:
@@ -305,13 +358,14 @@ class Flow:
         if a[0] != "k" or b[0] != "k":
             return None
         x, y = a[1], b[1]
+        steps = with_step(a, b, base) if t else None
         fn = {"add": lambda: x + y, "adc": None, "sub": lambda: x - y,
               "rsb": lambda: y - x, "and": lambda: x & y, "orr": lambda: x | y,
               "eor": lambda: x ^ y, "bic": lambda: x & ~y, "mul": lambda: x * y,
               "lsl": lambda: x << (y & 0xFF) if (y & 0xFF) < 32 else 0,
               "lsr": lambda: x >> (y & 0xFF) if (y & 0xFF) < 32 else 0,
               "asr": lambda: (signed(x) >> min(y & 0xFF, 31))}.get(base)
-        return K(fn(), t) if fn else None
+        return K(fn(), t, steps) if fn else None
 
     def step(self, st, i, ev):
         """Successor (index, state) pairs of insn i run in st; ev collects
@@ -480,6 +534,7 @@ class Flow:
                 else:
                     st.flags = self.nz(r)
                     st.cmp = None
+                    self.note_zero(st, ins, r)
             if r is not None and r[0] == "s" and dst != "r13":
                 st.escaped = True  # a pointer into the stack: calls may write there
             self.write(st, dst, r, i, ev)
@@ -531,6 +586,27 @@ class Flow:
             st.flags = self.nz(K(a[1] ^ c[1]))
         if b in ("cmp", "cmn"):
             self.note_cmp(st, ins, b, (a, c))
+        if st.cmp is None:
+            self.note_zero(st, ins, self.alu(
+                {"cmp": "sub", "cmn": "add", "tst": "and", "teq": "eor"}[b], a, c))
+
+    def note_zero(self, st, ins, r):
+        """Record a test that is not a compare with ENOSYS but sets Z for a
+        few errno values, ENOSYS among them, from the tainted value's steps:
+        lighttpd's `errno != EINVAL && errno != ENOSYS` is `sub r3, r3, #22;
+        bics r3, r3, #16` (zero for 22 and 38). Under the walk's hypothesis
+        (ENOSYS) Z is set, so the branch taken when it is zero is the
+        ENOSYS path; it is taken for the other values too."""
+        if r is None or r[0] != "k" or not r[2] or len(r) < 4 or r[1] != 0:
+            return
+        z = zero_for(r[3])
+        if ENOSYS not in z or len(z) > 8:
+            return
+        st.cmp = {"at": ins.addr, "func": ins.func,
+                  "insn": "%s %s" % (ins.mnem, ins.ops.split("@")[0].strip()),
+                  "tests": "errno" if r[3][:1] == (("rsb", 0),) else "the result",
+                  "zero_for": list(z), "branch": None, "go": None, "stack": st.stack}
+        self.compares.setdefault(ins.addr, st.cmp)
 
     def note_cmp(self, st, ins, b, pair):
         """Record a compare that tests the tainted value for equality with
@@ -734,7 +810,7 @@ class Flow:
             ev.append(("end", "%s at %#x" % (name, ins.addr)))
             return []
         if name in self.splice or (nr is None and not st.armed):
-            st.set("r0", K(-ENOSYS, True))
+            st.set("r0", K(-ENOSYS, True, ()))
             st.armed = True
         else:
             st.set("r0", None)
@@ -781,7 +857,7 @@ class Flow:
         for rec in sorted(self.compares.values(), key=lambda r: r["at"]):
             got = self.leads_to(rec)
             out.append({"at": "%#x in %s" % (rec["at"], rec["func"]), "insn": rec["insn"],
-                        "tests": rec["tests"],
+                        "tests": rec["tests"], "zero_for": rec.get("zero_for"),
                         "branch": rec["branch"] or "no conditional instruction read its flags",
                         "enosys_path": None if rec["go"] is None else "%#x in %s" % (
                             self.insns[rec["go"]].addr, self.insns[rec["go"]].func),

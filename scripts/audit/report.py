@@ -136,9 +136,12 @@ def splice_lines(reports):
                     "/".join(c.get("syscalls") or s["syscalls"]), s["addr"], s["func"],
                     at, c.get("verdict", "no fallback proven"), c.get("why", "")))
                 for k in c.get("compares", []):
-                    out.append("    compare '%s' at %s (%s == ENOSYS); branch: %s; the ENOSYS "
+                    tests = "%s == ENOSYS" % k["tests"] if not k.get("zero_for") else \
+                        "zero for %s %s, ENOSYS among them" % (
+                            k["tests"], " ".join(str(e) for e in k["zero_for"]))
+                    out.append("    compare '%s' at %s (%s); branch: %s; the ENOSYS "
                                "path (%s) reaches: %s" % (
-                                   k["insn"], k["at"], k["tests"], k["branch"],
+                                   k["insn"], k["at"], tests, k["branch"],
                                    k["enosys_path"], " ".join(k["leads_to"]) or "none"))
     return out
 

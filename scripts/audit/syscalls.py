@@ -1391,8 +1391,8 @@ def text_report(r):
                 "/".join(c["syscalls"]), s["func"], c["call"], c["caller"],
                 c["verdict"].upper(), c["why"]))
             for k in c["compares"]:
-                print("    compare %s at %s (%s == ENOSYS); branch: %s; ENOSYS path at %s "
-                      "reaches: %s" % (k["insn"], k["at"], k["tests"], k["branch"],
+                print("    compare %s at %s (%s); branch: %s; ENOSYS path at %s "
+                      "reaches: %s" % (k["insn"], k["at"], audit_flow.tested(k), k["branch"],
                                        k["enosys_path"], " ".join(k["leads_to"]) or "none"))
 
 

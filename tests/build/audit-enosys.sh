@@ -8,11 +8,15 @@
 #                 tests its own errno for ENOSYS -> "no fallback proven";
 #   fallback.c    sendfile, and pread/write once errno is ENOSYS -> "fallback";
 #   exitonly.c    errno tested for ENOSYS, but the branch only exits ->
-#                 "no fallback proven".
+#                 "no fallback proven";
+#   einval.c      lighttpd's `errno != EINVAL && errno != ENOSYS`, which gcc
+#                 folds into `sub r3, r3, #22; bics r3, r3, #16; bne`: the
+#                 test is found (zero for errno 22 and 38), its branch leads
+#                 to pread and write -> "fallback" (issue 39).
 # The verdicts must not depend on the build. Audited against a config with
 # SYSCALL_SPLICE=y, only fallback.c's fragment may turn it off.
 . "$(dirname "$0")/../lib/common.sh"
-echo "1..10"
+echo "1..12"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-enosys.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 audit=$TOP/scripts/audit/syscalls.py
@@ -22,7 +26,7 @@ KTREE=${KTREE:-$TOP/build/linux-6.1}
 CONFIG=${CONFIG:-$TOP/build/kernel-tiny/.config}
 
 built=0
-for p in nofallback fallback exitonly; do
+for p in nofallback fallback exitonly einval; do
 	for b in "O2 -O2 -marm" "Os -Os -mthumb"; do
 		set -- $b
 		arm-linux-gnueabi-gcc -specs="$specs" -static -std=c11 -D_GNU_SOURCE \
@@ -32,7 +36,7 @@ for p in nofallback fallback exitonly; do
 		python3 "$audit" --ktree "$KTREE" "$tmp/$p-$1" | grep -A2 'splice family'
 	done
 done
-check "enosys: 3 programs built -O2 ARM and -Os Thumb-2, and audited ($built of 6)" [ "$built" -eq 6 ]
+check "enosys: 4 programs built -O2 ARM and -Os Thumb-2, and audited ($built of 8)" [ "$built" -eq 8 ]
 
 # verdict FILE: the verdicts of every splice-family call, one line.
 verdict() {
@@ -49,9 +53,11 @@ for b in O2 Os; do
 		pyq "$tmp/fallback-$b.json" "c and all(x['verdict'] == 'fallback' and all('#38' in k['insn'] and k['branch'].split()[0].startswith('b') and {'pread64', 'write'} <= set(k['leads_to']) for k in x['compares']) and x['compares'] for x in c)"
 	check "enosys: exitonly ($b): the compare is found, but its branch only exits: no fallback proven" \
 		pyq "$tmp/exitonly-$b.json" "c and all(x['verdict'] == 'no fallback proven' and x['compares'] and 'no other way' in x['why'] for x in c)"
+	check "enosys: einval ($b): the folded EINVAL/ENOSYS test (bics, zero for errno 22 and 38) is found, pread64 + write on its branch: fallback" \
+		pyq "$tmp/einval-$b.json" "c and all(x['verdict'] == 'fallback' and x['compares'] and all(k['insn'].startswith('bics') and k['zero_for'] == [22, 38] and {'pread64', 'write'} <= set(k['leads_to']) for k in x['compares']) for x in c)"
 done
 same=1
-for p in nofallback fallback exitonly; do
+for p in nofallback fallback exitonly einval; do
 	a=$(verdict "$tmp/$p-O2.json") b=$(verdict "$tmp/$p-Os.json")
 	echo "$p: -O2 $a, -Os -mthumb $b"
 	[ -n "$a" ] && [ "$a" = "$b" ] || same=0
