@@ -738,8 +738,12 @@ class Program:
         a (blx) with X's argument b in `arg`; the object is then what the
         call passes as b. None when any of this does not hold."""
         reach = getattr(self, "reach", None)
-        if reach is None:
-            return None
+        if reach is None:  # --all-sites: the same tables, no walk
+            if not self.symbols or self.elf.symtab is None:
+                return None
+            if getattr(self, "_tables", None) is None:
+                self._tables = Reach(self, walk=False)
+            reach = self._tables
         want = {entry, entry | 1}
         for sec in reach.data:
             for _, w in self.elf.words(sec["addr"], sec["addr"] + sec["size"]):
@@ -985,7 +989,9 @@ class Reach:
     GOT, anonymous data): who reads those cannot be told, so they count.
     Nodes are function entries (int) or data objects (start, end, name)."""
 
-    def __init__(self, prog):
+    def __init__(self, prog, walk=True):
+        """walk False: only the tables (sections, objects, the GOT) that
+        _constants() and _indices() need, no reachability."""
         self.prog, self.elf = prog, prog.elf
         secs = [s for s in self.elf.sections if s["flags"] & SHF_ALLOC and s["addr"]]
         self.code = [s for s in secs if s["flags"] & SHF_EXECINSTR]
@@ -996,6 +1002,8 @@ class Reach:
         got = [v for n, v, _, _ in self.elf.symtab if n == "_GLOBAL_OFFSET_TABLE_"]
         self.got = got[0] if got else None
         self.addrs = [i.addr for i in prog.insns]
+        if not walk:
+            return
         entry = self.function_of(self.elf.entry & ~1)
         if entry is None:
             die("%s: entry point %#x is not in code" % (prog.path, self.elf.entry))

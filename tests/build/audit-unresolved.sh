@@ -11,9 +11,12 @@
 #     option goes into the fragment and each one kept on names the site;
 #     AUDIT_ACCEPT_UNRESOLVED=1 accepts the risk, and the fragment says so;
 #   - tests/host/audit/strex.S sets r7 to 20, then `strex r7, ...` writes its
-#     status there: the site is not getpid, it is unresolved.
+#     status there: the site is not getpid, it is unresolved;
+#   - tests/host/audit/setxid.c (setgid, then setuid; -O2 ARM, -Os Thumb-2):
+#     --all-sites resolves do_setxid's number through memory as the
+#     reachable mode does (setgid32 and setuid32; it lost both, issue 39).
 . "$(dirname "$0")/../lib/common.sh"
-echo "1..9"
+echo "1..11"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-unresolved.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 audit=$TOP/scripts/audit/syscalls.py
@@ -85,3 +88,27 @@ if arm-linux-gnueabi-gcc -march=armv7-a -nostdlib -static -o "$tmp/strex" \
 else
 	not_ok "unresolved: strex.S: the svc after 'strex r7, r1, [r0]' is unresolved, not getpid (not built)"
 fi
+
+# --all-sites follows numbers through memory too (issue 39: it lost setuid32
+# and setgid32 for darkhttpd and nginx): the callback's callers are found
+# from the same tables reachability uses, over every function.
+xid=0
+for b in "O2 -O2 -marm" "Os -Os -mthumb"; do
+	set -- $b
+	arm-linux-gnueabi-gcc -specs="$specs" -static -std=c11 -D_GNU_SOURCE -Wall -Wextra \
+		-Werror "$2" "$3" -o "$tmp/setxid-$1" "$TOP/tests/host/audit/setxid.c" &&
+		python3 "$audit" --ktree "$KTREE" --names "$tmp/setxid-$1" >"$tmp/setxid-$1.names" &&
+		python3 "$audit" --ktree "$KTREE" --all-sites --names "$tmp/setxid-$1" >"$tmp/setxid-$1.all" &&
+		python3 "$audit" --ktree "$KTREE" --all-sites --json "$tmp/setxid-$1" >"$tmp/setxid-$1.json" &&
+		xid=$((xid + 1))
+	echo "# setxid ($1): all-sites less reachable: $(LC_ALL=C comm -23 <(sort "$tmp/setxid-$1.names") <(sort "$tmp/setxid-$1.all") | paste -sd' ')"
+done
+all_ok=1
+for b in O2 Os; do
+	grep -qx setuid32 "$tmp/setxid-$b.all" && grep -qx setgid32 "$tmp/setxid-$b.all" || all_ok=0
+	[ -z "$(LC_ALL=C comm -23 <(sort "$tmp/setxid-$b.names") <(sort "$tmp/setxid-$b.all"))" ] || all_ok=0
+done
+check "unresolved: setxid (-O2, -Os): --all-sites --names has setuid32, setgid32 and every reachable name ($xid of 2 built)" \
+	[ "$xid" -eq 2 -a "$all_ok" -eq 1 ]
+check "unresolved: setxid (-O2, -Os): --all-sites resolves do_setxid's svc through memory to 213 and 214" \
+	bash -c "for b in O2 Os; do python3 -c \"import json,sys; d=json.load(open('$tmp/setxid-\$b.json')); sys.exit(0 if [s['numbers'] for s in d['sites'] if s['func'] == 'do_setxid' and s.get('through_memory')] == [[213, 214]] and not d['unresolved'] else 1)\" || exit 1; done"
