@@ -35,16 +35,16 @@ Function boundaries (boundaries()): reachability, pruning and the ENOSYS
 fallback verdict need to know where each function starts and ends; the
 svc sites and their numbers do not (--all-sites counts every svc objdump
 decodes, whatever function holds it). The boundaries are established when
-every instruction of the executable sections lies in a function symbol with
-a size (STT_FUNC, st_size > 0), or between a symbol without a size
+every instruction of the executable sections lies in a function symbol
+with a size (STT_FUNC, st_size > 0), or between a symbol without a size
 (assembly without .size) and the next symbol. An instruction outside all of
 them (not a data word, not a zero word, not a nop) is code whose function
 the audit does not know: a static function whose symbol was stripped
 (`strip --discard-all`, `objcopy --strip-symbol`) sits there, and its
-address may be taken, which reachability would not see. An ELF without a
-symbol table has no boundaries at all. Without boundaries the audit counts
-every svc site (sound: --all-sites needs none), prunes nothing, and gives
-no "fallback" verdict.
+address may be taken, which reachability would not see. syscalls.py then
+counts every labelled region holding such code as reachable, leaves those
+regions unpruned, and gives no "fallback" verdict. An ELF without a symbol
+table has no boundaries at all: every site counts.
 """
 import bisect
 import re

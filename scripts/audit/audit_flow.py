@@ -1334,6 +1334,9 @@ class Prune:
         rng = self._range(entry)
         if not len(rng):
             return
+        lo, hi = self.insns[rng.start].addr, self.insns[rng.stop - 1].addr
+        if any(a <= hi and b >= lo for a, b in getattr(self.prog, "uncovered", ())):
+            return  # code no function symbol covers: its entries are not known
         # liveness roots: the entry, and every instruction other code
         # enters (labels, targets of other functions' branches)
         roots = {rng[0]}

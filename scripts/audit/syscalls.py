@@ -47,9 +47,10 @@ gives how it is reached, directly or only through address-taken functions
 What the ELF's code cannot account for (scripts/audit/accounted.py) is
 listed as NOT ACCOUNTED FOR: dynamic linking (PT_INTERP, DT_NEEDED), a
 dlopen of unknown targets, executable code objdump did not read; the report
-then fails closed. When the function boundaries are not established (code
-no function symbol covers), every site counts, as for a stripped ELF,
-nothing is pruned, and no call gets the "fallback" verdict.
+then fails closed. Code no function symbol covers (the function
+boundaries are not established) counts as reachable: each labelled region
+holding some is a root, pruning leaves those regions whole, and no call
+gets the "fallback" verdict.
 
 Every site that cannot be resolved is listed with its address and function,
 never dropped. Numbers are named from the kernel tree's
@@ -1008,7 +1009,7 @@ class Reach:
         if entry is None:
             die("%s: entry point %#x is not in code" % (prog.path, self.elf.entry))
         self.parent, self.hops = {}, {}
-        self._walk([(entry, None, "entry point", 0)] + self._roots())
+        self._walk([(entry, None, "entry point", 0)] + self._roots() + self._uncovered())
         self.live = {n for n in self.parent if isinstance(n, int)}
         self.direct = {n for n in self.live if self.hops[n] == 0}
 
@@ -1145,6 +1146,18 @@ class Reach:
                 out.append((obj, how, 0))
         return out
 
+    def _uncovered(self):
+        """Seeds from code no function symbol covers (accounted.boundaries():
+        prog.uncovered): what calls it, or where its entries are, is not
+        known, so every labelled region holding some of it counts."""
+        out, fa = [], self.prog.func_addrs
+        for a, b in getattr(self.prog, "uncovered", ()):
+            k = max(bisect.bisect_right(fa, a) - 1, 0)
+            while k < len(fa) and fa[k] <= b:
+                out.append((fa[k], None, "code no function symbol covers (%#x-%#x)" % (a, b), 1))
+                k += 1
+        return out
+
     def _roots(self):
         """Seeds from the words no sized object covers, in every data section:
         [(node, None, how, hops)]."""
@@ -1194,16 +1207,15 @@ def reachability(prog, all_sites, bounds=(True, "")):
     if prog.elf.symtab is None or not prog.symbols:
         return None, ("all sites: stripped (no symbol table), so reachability "
                       "cannot be told soundly; every svc site counts")
-    if not bounds[0]:
-        return None, ("all sites: function boundaries not established (%s), so "
-                      "reachability cannot be told soundly; every svc site counts" % bounds[1])
     reach = Reach(prog)
     prog.live = reach.live
     prog.reach = reach
     return reach, ("reachable: svc sites in functions reachable from the entry "
                    "point %#x (direct calls and branches; for indirect calls, "
-                   "every function whose address reachable code or data holds)"
-                   % prog.elf.entry)
+                   "every function whose address reachable code or data holds)%s"
+                   % (prog.elf.entry, "" if bounds[0] else
+                      "; function boundaries not established (%s): the functions holding "
+                      "that code count as reachable" % bounds[1]))
 
 
 def syscall_paths(reach, prog, sites):
@@ -1303,10 +1315,11 @@ def audit(path, ktree, all_sites=False, kmap=None):
     names = syscall_names(ktree)
     heads = accounted.Headers(path)
     bounds = accounted.boundaries(heads, prog.insns)
+    prog.uncovered = bounds[2]
     reach, mode = reachability(prog, all_sites, bounds)
     sites, dropped = prog.sites()
     pruned = None
-    if kmap is not None and bounds[0]:
+    if kmap is not None and prog.symbols and prog.elf.symtab is not None:
         reach, mode, sites, dropped, pruned = prune(prog, names, kmap, ktree, all_sites, sites,
                                                     bounds)
     counted = {n: a for a, _, _, n in heads.symbols if reach is None or a in reach.live}
@@ -1339,8 +1352,8 @@ def audit(path, ktree, all_sites=False, kmap=None):
         "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
         "splice_family": splice,
         "pruning": pruned,
-        "pruning_off": None if kmap is None or bounds[0] else
-        "function boundaries not established: nothing pruned",
+        "pruning_off": None if kmap is None or pruned is not None else
+        "no symbol table: no function boundaries, nothing pruned",
         "unaccounted": unaccounted,
         "boundaries": {"established": bounds[0], "why": bounds[1],
                        "uncovered": [[a, b] for a, b in bounds[2]]},
