@@ -9,7 +9,7 @@
 # gen_init_cpio and the toolchain probe come from the default kernel.
 K612_SRC := build/linux-6.12
 K612_PATCHED := $(K612_SRC)/.patched
-K612_PATCHES := kernel/6.12/patches/series $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/6.12/patches/*.patch))
+K612_PATCHES := kernel/6.12/patches/series $(filter-out %/0000-cover-letter.patch,$(wildcard kernel/6.12/patches/*.patch kernel/6.12/patches/*/*.patch))
 K612_DEFCONFIG := kernel/6.12/configs/vexpress_tiny_defconfig
 K612_ENV = KSRC=$(TOP)/$(K612_SRC) DEFCONFIG=$(TOP)/$(K612_DEFCONFIG)
 K612_MANIFESTS := images/tiny-6.12/MANIFEST images/base-6.12/MANIFEST
@@ -55,3 +55,42 @@ MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodc
 .PHONY: measure-kernels
 measure-kernels: $(TOOLCHAIN_ID) $(foreach b,$(MEASURE_KERNEL_BOARDS),images/$(b)/MANIFEST)
 	@MEASURE_KERNELS="$(MEASURE_KERNEL_BOARDS)" scripts/measure/kernels.sh
+
+# The board trimmed to what init calls (issue 41): tiny-6.12 with
+# CONFIG_SYSCALL_ALLOWLIST (kernel/6.12/patches, the last patch) naming the
+# syscalls the audit finds in init against the 6.12 tree and tiny-6.12's
+# config; every other entry of the table answers ENOSYS, and dead-code
+# elimination drops what only they used. No allowlist when the audit fails
+# closed: the board is then tiny-6.12's kernel, and configure says why.
+#   make audit LINUX=6.12   build/audit-6.12/: report, fragment, syscall.allow
+#   make trim-board         images/trim-6.12 (make run-arm LINUX=6.12 VARIANT=trim)
+# The debug shell (DEBUG_SHELL=1) runs BusyBox, which the list does not
+# cover: scripts/lib/qemu.sh boots it on tiny-6.12's kernel.
+AUDIT612 := build/audit-6.12/syscalls.json
+$(AUDIT612): $(INIT) $(K612_PATCHED) build/kernel-tiny-6.12/.config $(wildcard scripts/audit/*)
+	@AUDIT_LINUX=6.12 scripts/audit/audit.sh
+# Seeded from tiny-6.12's build folder (scripts/board/configure.sh): only
+# the syscall table and the link are made again.
+build/kernel-trim-6.12/.config: $(AUDIT612) build/kernel-tiny-6.12/arch/arm/boot/zImage
+.PHONY: trim-board
+trim-board: $(TOOLCHAIN_ID) images/trim-6.12/MANIFEST
+
+# The allowlist probe (tests/probe/nosys.c) as /init: every table entry the
+# trimmed kernel's list leaves out must answer ENOSYS (tests/linux-6.12/trim.sh).
+NOSYS_DIR := build/probe/nosys
+NOSYS_INITRD := $(NOSYS_DIR)/nosys.uInitrd
+$(NOSYS_DIR)/nosys-table.h: build/kernel-trim-6.12/arch/arm/boot/zImage tests/probe/nosys-table.sh
+	@mkdir -p $(@D)
+	@if [ ! -f build/kernel-trim-6.12/syscall.allow ]; then \
+		echo "nosys: build/kernel-trim-6.12 has no allowlist (build/audit-6.12/report.txt says why)" >&2; exit 1; fi
+	@tests/probe/nosys-table.sh $(K612_SRC)/arch/arm/tools/syscall.tbl build/kernel-trim-6.12/syscall.allow >$@.tmp
+	@mv $@.tmp $@
+$(NOSYS_DIR)/nosys: tests/probe/nosys.c $(NOSYS_DIR)/nosys-table.h
+	@$(MAKE) --no-print-directory -s -C tests/probe O=$(TOP)/$(NOSYS_DIR) TARGET=arm \
+		NOSYS_TABLE=$(TOP)/$(NOSYS_DIR) $(TOP)/$@
+$(NOSYS_INITRD): $(NOSYS_DIR)/nosys scripts/board/initramfs.sh | $(PATCHED)
+	@printf '%s\n' 'dir /dev 0755 0 0' 'nod /dev/console 0600 0 0 c 5 1' \
+		'file /init $(TOP)/$(NOSYS_DIR)/nosys 0755 0 0' >$(NOSYS_DIR)/initramfs.list
+	@scripts/board/initramfs.sh $(NOSYS_DIR)/initramfs.list $(NOSYS_DIR)/nosys
+.PHONY: nosys-initramfs
+nosys-initramfs: $(NOSYS_INITRD)
