@@ -10,6 +10,8 @@
 #   make test-blk     the block probe board (copy_file_range on ext2, =y and =n); CI runs it
 #   make lint         shellcheck, pyflakes and the C lint (make test runs them)
 #   make audit        the syscalls init can make, and the Kconfig options it never needs
+#                     (LINUX=6.12: against the 6.12 board, and the syscall allowlist
+#                     of the trimmed board, make trim-board; mk/linux-6.12.mk)
 #   make boot-bench   boot time to "ready": direct, U-Boot from SD, U-Boot over TFTP
 #
 # The audit on the kernel users start from (not part of make test):
@@ -148,7 +150,10 @@ $(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/board/debug-in
 # vexpress-trim, the latter with the fragment).
 BASE ?= tiny
 STOCK_FRAGMENT := build/audit-vexpress/audit.fragment
-ifeq ($(BASE),vexpress)
+ifeq ($(BASE)$(LINUX),tiny6.12)
+audit: build/audit-6.12/syscalls.json
+	@cat build/audit-6.12/report.txt
+else ifeq ($(BASE),vexpress)
 audit: $(STOCK_FRAGMENT)
 	@cat build/audit-vexpress/report.txt
 else ifeq ($(BASE),tiny)

@@ -13,6 +13,9 @@ K612_PATCHES := kernel/6.12/patches/series $(filter-out %/0000-cover-letter.patc
 K612_DEFCONFIG := kernel/6.12/configs/vexpress_tiny_defconfig
 K612_ENV = KSRC=$(TOP)/$(K612_SRC) DEFCONFIG=$(TOP)/$(K612_DEFCONFIG)
 K612_MANIFESTS := images/tiny-6.12/MANIFEST images/base-6.12/MANIFEST
+# The trimmed board's allowlist probe (below): its folder and initramfs.
+NOSYS_DIR := build/probe/nosys
+NOSYS_INITRD := $(NOSYS_DIR)/nosys.uInitrd
 
 $(K612_PATCHED): $(K612_PATCHES) | deps
 	@echo "kernel tree: extract linux-source-6.12, apply kernel/6.12/patches/series"
@@ -42,9 +45,11 @@ endif
 # are two more cold kernels, about 14 minutes on 2 cores, which would take
 # make test well past its 35 minutes: they are here, and .ci/run runs them
 # after make test (TESTS='linux-6.12/*': not the tiny board's again).
-# The flash board (mk/flash.mk) is its tiny kernel only.
+# The flash board (mk/flash.mk) is its tiny kernel only; the trimmed board
+# (below) is tiny-6.12's build folder relinked with its list, about 3 minutes.
 .PHONY: test-6.12
-test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST probe-initramfs
+test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST probe-initramfs \
+	images/trim-6.12/MANIFEST $(NOSYS_INITRD)
 	@TEST_DIRS="e2e linux-6.12" TESTS='$(or $(TESTS),*6.12*)' tests/run
 
 # Both kernels in one table, with mainline's own tinification beside the
@@ -77,8 +82,6 @@ trim-board: $(TOOLCHAIN_ID) images/trim-6.12/MANIFEST
 
 # The allowlist probe (tests/probe/nosys.c) as /init: every table entry the
 # trimmed kernel's list leaves out must answer ENOSYS (tests/linux-6.12/trim.sh).
-NOSYS_DIR := build/probe/nosys
-NOSYS_INITRD := $(NOSYS_DIR)/nosys.uInitrd
 $(NOSYS_DIR)/nosys-table.h: build/kernel-trim-6.12/arch/arm/boot/zImage tests/probe/nosys-table.sh
 	@mkdir -p $(@D)
 	@if [ ! -f build/kernel-trim-6.12/syscall.allow ]; then \

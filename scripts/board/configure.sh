@@ -25,6 +25,13 @@
 #         turns it on)
 #   tiny-slub-6.12  tiny with SLUB_TINY=n (6.12's tinyconfig sets it): what
 #         SLUB_TINY gives
+# The board trimmed to what init calls (6.12; mk/linux-6.12.mk):
+#   trim-6.12  tiny-6.12 with CONFIG_SYSCALL_ALLOWLIST naming the syscalls
+#         `make audit LINUX=6.12` found in init (build/audit-6.12/
+#         syscall.allow, copied into the build folder): the rest of the
+#         syscall table answers ENOSYS and dead-code elimination drops what
+#         only it used. When the audit wrote no list (it failed closed), the
+#         board is tiny-6.12 untrimmed, and this says why.
 # The flash board (6.12; mk/flash.mk):
 #   tiny-flash-6.12, base-flash-6.12  tiny and base with
 #         kernel/configs/vexpress_flash.fragment: root on a romfs in the NOR
@@ -40,7 +47,7 @@ case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12"
+known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12"
 case " $known " in
 *" $variant "*) ;;
 *)
@@ -58,6 +65,21 @@ stock_config() {
 	"${KMAKE[@]}" O="$out" vexpress_defconfig &&
 		"$KSRC/scripts/config" --file "$out/.config" --enable EXPERT &&
 		"${KMAKE[@]}" O="$out" olddefconfig
+}
+
+# trim_config: the allowlist into $out/.config, or the reason there is none.
+trim_config() {
+	local allow=$TOP/build/audit-6.12/syscall.allow
+	if [ ! -f "$allow" ]; then
+		rm -f "$out/syscall.allow"
+		"$KSRC/scripts/config" --file "$out/.config" --set-str SYSCALL_ALLOWLIST ""
+		return 0
+	fi
+	cmp -s "$allow" "$out/syscall.allow" || cp "$allow" "$out/syscall.allow"
+	"$KSRC/scripts/config" --file "$out/.config" --set-str SYSCALL_ALLOWLIST syscall.allow &&
+		"${KMAKE[@]}" O="$out" olddefconfig &&
+		grep -qx 'CONFIG_SYSCALL_ALLOWLIST="syscall.allow"' "$out/.config" ||
+		{ echo "SYSCALL_ALLOWLIST does not hold"; return 1; }
 }
 
 configure() {
@@ -101,6 +123,9 @@ configure() {
 		fi
 		frags="$TOP/kernel/configs/vexpress_flash.fragment $frags"
 		;;
+	trim)
+		trim_config || return 1
+		;;
 	audit)
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }
 		frags="$audit_fragment $frags"
@@ -125,6 +150,7 @@ configure() {
 case $variant in
 vexpress-trim) seed=$TOP/build/kernel-vexpress ;;
 tiny-mu | base-mu) seed=$TOP/build/kernel-${variant%-mu} ;;
+trim-6.12) seed=$TOP/build/kernel-tiny-6.12 ;;
 *) seed= ;;
 esac
 if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
@@ -132,6 +158,13 @@ if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
 	cp -a "$seed/." "$out/"
 fi
 phase configure "configure-$variant" configure
+if [ "$kind" = trim ]; then
+	if [ -f "$out/syscall.allow" ]; then
+		echo "  allowlist  $(grep -vc '^#' "$out/syscall.allow") syscalls kept (build/audit-6.12/syscall.allow)"
+	else
+		echo "  allowlist  none: the audit wrote none (build/audit-6.12/report.txt says why); the board keeps the whole syscall table" >&2
+	fi
+fi
 
 if [ "$kind" = tiny ] && [ -z "${CONFIG_FRAGMENTS:-}" ]; then
 	phase canonical "savedefconfig-$variant" "${KMAKE[@]}" O="$out" savedefconfig

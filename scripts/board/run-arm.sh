@@ -23,6 +23,12 @@ if [ "${DEBUG_SHELL:-0}" = 1 ]; then
 		exit 1
 	fi
 	export INITRD=$top/images/$VARIANT/uInitrd-debug
+	# The trimmed board's kernel has only init's syscalls (mk/linux-6.12.mk):
+	# BusyBox's shell boots on the untrimmed tiny-6.12 kernel.
+	if [ "$VARIANT" = trim-6.12 ]; then
+		echo "run-arm: DEBUG_SHELL=1: BusyBox needs syscalls init does not make; booting the untrimmed tiny-6.12 kernel" >&2
+		export KERNEL=$top/images/tiny-6.12/uImage
+	fi
 	off="type 'poweroff -f' in the BusyBox shell"
 fi
 qemu_cmd
