@@ -17,6 +17,8 @@
 # -m MEASURE_RAM (boot.sh, one boot); the smallest -m that boots and serves
 # MEASURE_MIN_CLIENTS clients at once (minram.sh, between MEASURE_MIN_LO and
 # MEASURE_MIN_HI MiB, then MEASURE_MIN_FINE KiB steps).
+# The kernel's RAM by owner (kram.py): .data, .bss and .rodata of each
+# vmlinux by symbol and owner, and the largest boot-time allocations.
 # Comparisons (bloat-o-meter, bloat.sh): splice=n on 6.1, on 6.12 (with
 # dead-code elimination) and on 6.12 without it; dead-code elimination
 # alone; SLUB_TINY; what the flash board's drivers add.
@@ -113,5 +115,13 @@ if [ -f "$work/failures" ]; then
 	awk '{ print "warning_" NR "=" $0 }' "$work/failures" >>"$data"
 fi
 "$here/kernels-render.py" "$data" "$out" | tee "$LOGS/$lg/report.log"
+# The kernel's own RAM by owner, and the boot's largest allocations (from
+# each board's console at -m RAM): a section of the same report.
+do_kram() {
+	local b args=()
+	for b in $boards; do args+=("$b:$TOP/build/kernel-$b/vmlinux:$LOGS/qemu/mk-$b.log"); done
+	"$here/kram.py" --append "$out" "${args[@]}"
+}
+phase kram "$lg/kram" do_kram
 echo "measure-kernels: ${out#"$TOP"/}.md, .json, .svg"
 [ ! -f "$work/failures" ] || die "some boards did not serve (build/logs/$lg/boot.log)"

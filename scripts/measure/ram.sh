@@ -18,7 +18,9 @@
 #              the server's console `ram on`), server CPU per MiB,
 #              throughput, smallest RAM for the mmap fallback
 #              (scripts/measure/serve.sh; MEASURE_SERVE=0 skips it)
-#   7. report  table on the terminal, MEASURE_OUT.md/.json/.svg
+#   7. report  table on the terminal, MEASURE_OUT.md/.json/.svg, with the
+#              kernel's own RAM by owner and the boot's largest allocations
+#              (scripts/measure/kram.py, JSON key "kernel_ram")
 #   8. audit   with AUDIT=1 (`make measure-ram AUDIT=1`): what the fragment
 #              of `make audit` saves on top of tiny (scripts/measure/audit.sh),
 #              added to the report as its own section and JSON "audit" key
@@ -138,6 +140,12 @@ kver=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 if [ -s "$work/serve.env" ]; then
 	"$here/serve-render.py" "$data" "$out" | tee -a "$LOGS/$lg/report.log"
 fi
+# The kernel's own RAM by owner and the boot's largest allocations (kram.py).
+do_kram() {
+	"$here/kram.py" --append "$out" "base:$TOP/build/kernel-base/vmlinux:$LOGS/qemu/$lg-base-run1.log" \
+		"tiny:$TOP/build/kernel-tiny/vmlinux:$LOGS/qemu/$lg-tiny-run1.log"
+}
+phase kram "$lg/kram" do_kram
 if [ "${AUDIT:-}" = 1 ]; then
 	phase audit "$lg/audit" sh -c '"$1" "$2" "$3" "$4" "$5" >"$4/audit.env"' _ \
 		"$here/audit.sh" "$ram" "$serves" "$work" "$lg"
