@@ -14,7 +14,9 @@ OUT            written (left as it is when unchanged): one name of arch/arm/tool
 A wrong list makes the product's kernel answer ENOSYS to a call it makes, so
 the list is written only when the audit accounted for every svc site: none
 unresolved (not even with AUDIT_ACCEPT_UNRESOLVED=1, which only tells the
-fragment to assume them harmless), no report failing closed, and a fragment
+fragment to assume them harmless), nothing the audit could not account for
+(its "unaccounted": libraries not audited with a dynamically linked program,
+dlopen, code no function covers; scripts/audit/accounted.py), and a fragment
 that does not say FAIL CLOSED. Otherwise OUT is removed, and the reason is
 printed: the board is then built with the whole table.
 ARM's private calls (0xf0000 and up: set_tls, cacheflush) are not in the
@@ -44,8 +46,8 @@ def refusals(reports, fragment):
         n = len(r.get("unresolved") or [])
         if n:
             why.append("%s: %d svc site(s) unresolved" % (r.get("elf", "?"), n))
-        if r.get("fail_closed"):
-            why.append("%s: fails closed (%s)" % (r.get("elf", "?"), r["fail_closed"]))
+        for u in r.get("unaccounted") or []:
+            why.append("%s: not accounted for: %s" % (r.get("elf", "?"), u.get("why", u)))
     for line in fragment.splitlines():
         if line.startswith(("# FAIL CLOSED", "# AUDIT_ACCEPT_UNRESOLVED")):
             why.append("the fragment says: " + line[2:])

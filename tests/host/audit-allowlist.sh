@@ -5,7 +5,7 @@
 # one removed) when a site is unresolved, even with the risk accepted, or
 # when the fragment fails closed.
 . "$(dirname "$0")/../lib/common.sh"
-echo 1..7
+echo 1..8
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-allowlist.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # al: run it; prints its exit status
@@ -39,5 +39,16 @@ check "it says why" grep -q '^allowlist: not written.*b: 1 svc site(s) unresolve
 report 0
 printf '%s\n' '# AUDIT_ACCEPT_UNRESOLVED=1: assumed to call none of these: x' >"$tmp/a.fragment"
 check "the risk accepted for the fragment is not accepted for the list (exit 3)" [ "$(al)" = 3 ]
+python3 - "$tmp/s.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r[0]["unaccounted"] = [{"why": "PT_INTERP /lib/ld-linux.so.3: dynamically linked"}]
+json.dump(r, open(sys.argv[1], "w"))
+PY
+echo '# CONFIG_KCMP is not set' >"$tmp/a.fragment"
+rc=$(al)
+check "a program the audit cannot account for (dynamic, dlopen...): no list (exit 3), and why" \
+	test "$rc" = 3 -a -n "$(grep "a: not accounted for: PT_INTERP" "$tmp/msg")"
+report 0
 printf '%s\n' '# FAIL CLOSED: unresolved svc sites could make any syscall: y' >"$tmp/a.fragment"
 check "a fragment that fails closed: no list (exit 3)" [ "$(al)" = 3 ]
