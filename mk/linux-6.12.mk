@@ -56,7 +56,7 @@ test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST pro
 # series (scripts/measure/kernels.sh): three more 6.12 kernels, the -nodce
 # ones without LD_DEAD_CODE_DATA_ELIMINATION (the 6.12 board has it),
 # tiny-slub with SLUB_TINY=n; and the flash board (mk/flash.mk).
-MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12
+MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 trim-6.12
 .PHONY: measure-kernels
 measure-kernels: $(TOOLCHAIN_ID) $(foreach b,$(MEASURE_KERNEL_BOARDS),images/$(b)/MANIFEST)
 	@MEASURE_KERNELS="$(MEASURE_KERNEL_BOARDS)" scripts/measure/kernels.sh

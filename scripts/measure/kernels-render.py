@@ -22,6 +22,7 @@ LABELS = {
     "tiny-nodce-6.12": "6.12, no DCE<br>splice=n",
     "tiny-slub-6.12": "6.12 (DCE), SLUB_TINY=n<br>splice=n",
     "tiny-flash-6.12": "6.12 (DCE), files on flash<br>splice=n",
+    "trim-6.12": "6.12 (DCE), only init's syscalls<br>splice=n",
 }
 
 # (key, row title, unit), in table order
@@ -48,6 +49,7 @@ COMPARISONS = [
     ("dce-6.12", "dead-code elimination alone (6.12 tiny)"),
     ("slub-tiny-6.12", "SLUB_TINY=y against n (6.12 tiny)"),
     ("flash-6.12", "the flash board's MTD, CFI flash and romfs (6.12 tiny)"),
+    ("trim-6.12", "the syscall table cut to init's calls (6.12 tiny, CONFIG_SYSCALL_ALLOWLIST)"),
 ]
 
 

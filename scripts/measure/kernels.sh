@@ -12,6 +12,9 @@
 #                   so tiny-6.12 is the SLUB_TINY=y column)
 #   tiny-flash-6.12 tiny-6.12 with init and the served files on the NOR
 #                   flash, no initramfs (mk/flash.mk)
+#   trim-6.12       tiny-6.12 with the syscall table cut to the calls the
+#                   audit proves init makes (CONFIG_SYSCALL_ALLOWLIST,
+#                   docs/trim.md)
 # Figures per column: vmlinux text/data/bss, zImage (sizes.sh); the
 # Memory: line, free RAM after boot and after MEASURE_SERVES fetches at
 # -m MEASURE_RAM (boot.sh, one boot); the smallest -m that boots and serves
@@ -21,11 +24,12 @@
 # vmlinux by symbol and owner, and the largest boot-time allocations.
 # Comparisons (bloat-o-meter, bloat.sh): splice=n on 6.1, on 6.12 (with
 # dead-code elimination) and on 6.12 without it; dead-code elimination
-# alone; SLUB_TINY; what the flash board's drivers add.
+# alone; SLUB_TINY; what the flash board's drivers add; what the
+# allowlist removes.
 #
 # Settings: MEASURE_RAM=32 MEASURE_SERVES=3 MEASURE_MIN_LO=3 MEASURE_MIN_HI=7
 #   MEASURE_MIN_FINE=8 MEASURE_MIN_CLIENTS=64
-#   MEASURE_KERNELS="base tiny ..."   the columns (default all eight)
+#   MEASURE_KERNELS="base tiny ..."   the columns (default all nine)
 #   MEASURE_MIN=0   skip the smallest-RAM search (minutes per column)
 #   MEASURE_OUT=images/measure-kernels   the report (.md, .json)
 # Logs: build/logs/measure-kernels/, consoles build/logs/qemu/mk-*.log.
@@ -39,7 +43,7 @@ ram=${MEASURE_RAM:-32}
 serves=${MEASURE_SERVES:-3}
 lo=${MEASURE_MIN_LO:-3} hi=${MEASURE_MIN_HI:-7} fine=${MEASURE_MIN_FINE:-8}
 export MEASURE_MIN_CLIENTS=${MEASURE_MIN_CLIENTS:-64}
-boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12}
+boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 trim-6.12}
 out=${MEASURE_OUT:-$TOP/images/measure-kernels}
 work=$TOP/build/measure-kernels
 lg=measure-kernels
@@ -79,7 +83,8 @@ do_bloat() {
 		bloat splice-6.12-nodce base-nodce-6.12 tiny-nodce-6.12 &&
 		bloat dce-6.12 tiny-nodce-6.12 tiny-6.12 &&
 		bloat slub-tiny-6.12 tiny-slub-6.12 tiny-6.12 &&
-		bloat flash-6.12 tiny-6.12 tiny-flash-6.12
+		bloat flash-6.12 tiny-6.12 tiny-flash-6.12 &&
+		bloat trim-6.12 tiny-6.12 trim-6.12
 }
 # A board that does not serve is a warning: the report still comes out.
 do_boot() {
