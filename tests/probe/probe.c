@@ -1,5 +1,6 @@
 /* probe.c - exercise splice, vmsplice, tee, sendfile, sendfile64 and
- * copy_file_range and print one machine-readable line per case.
+ * copy_file_range (also interrupted by a signal: intr.c) and print one
+ * machine-readable line per case.
  *
  * As /init of a test initramfs (pid 1) it brings up lo, works in /probe,
  * runs the selftests from /selftests, prints "probe: done" and powers the
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
 	run_tee_cases(&pr);
 	run_sendfile_cases(&pr);
 	run_copy_file_range_cases(&pr);
+	run_signal_cases(&pr);
 	run_selftests(&pr);
 	free(pr.data);
 	free(pr.got);

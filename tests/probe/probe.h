@@ -65,6 +65,9 @@ void run_tee_cases(const struct probe *pr);
 void run_sendfile_cases(const struct probe *pr);
 void run_copy_file_range_cases(const struct probe *pr);
 
+/* intr.c */
+void run_signal_cases(const struct probe *pr);
+
 /* selftest.c */
 void run_selftests(const struct probe *pr);
 
