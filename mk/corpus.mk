@@ -1,12 +1,19 @@
 # The audit's corpus of third-party programs (issue 21), from Debian source
 # packages, and the peers on the board.
 #   make corpus      build them static for ARM with musl (build/corpus/, cached)
+#   make debian-image  Debian 12 armel binary packages exactly as downloaded
+#                    (lighttpd, dropbear-bin, busybox, pv, coreutils, curl
+#                    and their libraries), unpacked into build/debian-image/
 #   make test-audit  trace each under qemu-arm -strace and check the audit on
-#                    it: recall, splice verdict, fragment; boot the peers and
-#                    check the audit's verdicts against the boards (tests/audit)
-.PHONY: corpus test-audit
+#                    it: recall, splice verdict, fragment; the same for the
+#                    Debian binaries (tests/audit/debian.sh: traced, fail
+#                    closed, sound); boot the peers and check the audit's
+#                    verdicts against the boards (tests/audit)
+.PHONY: corpus test-audit debian-image
 corpus: | deps
 	@scripts/corpus/build.sh
+debian-image: | deps
+	@scripts/corpus/debian-image.sh
 
 # Audited against the kernel users start from (BASE=vexpress's config): it has
 # SYSCALL_SPLICE and MULTIUSER on, so the fragment has something to get wrong.
