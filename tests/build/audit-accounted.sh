@@ -3,8 +3,9 @@
 # Fail closed on what the audit cannot account for (issue 39,
 # scripts/audit/accounted.py):
 #   - Debian 12's lighttpd for armel, exactly as downloaded (apt-get
-#     download lighttpd:armel, dpkg -x, cached in build/debian/): dynamically
-#     linked (its libraries are not audited with it) and it imports dlopen.
+#     download lighttpd:armel by scripts/lib/debian-deb.sh, dpkg -x, cached
+#     in build/debian/): dynamically linked (its libraries are not audited
+#     with it) and it imports dlopen.
 #     Against the tiny config with MULTIUSER and SYSCALL_SPLICE on, the
 #     report says FAIL CLOSED and why, and the fragment turns nothing off
 #     (before, it turned both off). Skipped, with the reason, when apt cannot
@@ -47,11 +48,13 @@ python3 "$TOP/scripts/audit/kmap.py" "$KTREE" --config "$tmp/mu.config" >"$tmp/k
 # --- Debian's lighttpd:armel, as downloaded ---
 deb=$TOP/build/debian
 lt=$deb/lighttpd/usr/sbin/lighttpd
+# shellcheck source=scripts/lib/debian-deb.sh
+. "$TOP/scripts/lib/debian-deb.sh"
 get_lighttpd() {
+	local d
 	[ -x "$lt" ] && return 0
-	mkdir -p "$deb" && rm -rf "$deb/lighttpd" "$deb"/lighttpd_*_armel.deb &&
-		(cd "$deb" && apt-get download lighttpd:armel) >"$tmp/apt.log" 2>&1 &&
-		dpkg -x "$deb"/lighttpd_*_armel.deb "$deb/lighttpd" && [ -x "$lt" ]
+	rm -rf "$deb/lighttpd" && d=$(deb_get lighttpd "$deb" 2>"$tmp/apt.log") &&
+		dpkg -x "$d" "$deb/lighttpd" && [ -x "$lt" ]
 }
 if get_lighttpd; then
 	echo "# $(cd "$deb" && ls lighttpd_*_armel.deb)"
