@@ -21,7 +21,7 @@ set -eu
 . "$TOP/scripts/lib/debian-deb.sh"
 DIE_PREFIX=debian-image
 out=${1:-$TOP/build/debian-image}
-PACKAGES="lighttpd dropbear-bin busybox pv coreutils curl"
+PACKAGES="lighttpd nginx dropbear-bin busybox pv coreutils curl"
 
 dpkg --print-foreign-architectures | grep -qx armel ||
 	DIE_STATUS=4 die "armel is not a foreign architecture here (scripts/board/deps.sh: dpkg --add-architecture armel && apt-get update)"
@@ -81,13 +81,16 @@ unpack() {
 	LC_ALL=C sort "$out/PACKAGES.new" >"$out/PACKAGES"
 	rm "$out/PACKAGES.new"
 	cp "$1" "$out/.debs"
+	echo "$PACKAGES" >"$out/.programs"
 }
 
 list=$LOGS/debian-image.list
-# An image made before, whose .debs are all still cached, is kept as it is
+# An image made before, of the same programs, whose .debs are all still
+# cached, is kept as it is
 # (no apt call: seconds, not a minute) unless DEBIAN_IMAGE_UPDATE=1 asks apt
 # for the candidates again.
 if [ "${DEBIAN_IMAGE_UPDATE:-0}" != 1 ] && [ -s "$out/.debs" ] && [ -s "$out/PACKAGES" ] &&
+	[ "$(cat "$out/.programs" 2>/dev/null)" = "$PACKAGES" ] &&
 	awk '{ print $2 }' "$out/.debs" | xargs ls >/dev/null 2>&1; then
 	echo "debian-image: ${out#"$TOP"/}: up to date, $(wc -l <"$out/PACKAGES") packages (DEBIAN_IMAGE_UPDATE=1 asks apt again)"
 	exit 0

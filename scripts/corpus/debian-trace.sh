@@ -12,10 +12,13 @@
 #                is 100 KiB (mod_cgi, dlopened; the CGI is a host sh script:
 #                without binfmt_misc an ARM one could not be executed)
 #   curl         Debian's curl:armel fetches the file from that lighttpd
+#   nginx        master and worker (drops to nobody), sendfile on: serves
+#                the file (GET, range, 404), stops on SIGQUIT
 #   busybox      sh -c with a pipe, redirections and applets (each applet
 #                the shell runs is BusyBox again under qemu-arm, traced)
 #   pv           file -> pipe and pipe -> file
-#   cat, cp      coreutils copying the file (cp tries copy_file_range)
+#   cat, cp, dd  coreutils copying the file (cp tries copy_file_range)
+#   sha256sum    coreutils summing it
 #   dropbearkey  generates an ed25519 key and prints its public half
 # qemu-arm -strace does not log ARM private calls (0xf0000 + n: cacheflush,
 # set_tls), which the names therefore never hold (docs/audit.md).
@@ -137,6 +140,60 @@ EOT
 	cat "$tmp/srv.strace" >>"$out/lighttpd.strace"
 }
 
+# nginx as Debian starts it (master and one worker, which drops to
+# nobody), sendfile on; every path it would write is under $tmp/nginx
+# (-p, -e, the temp paths): under -L a path missing from the image is the
+# host's.
+trace_nginx() {
+	local ng=$tmp/nginx www=$tmp/www port url rc got
+	mkdir -p "$ng"
+	chmod 755 "$ng"
+	chmod 644 "$www/test.bin"
+	port=$(free_port) || die "no free port"
+	url=http://127.0.0.1:$port
+	cat >"$ng/nginx.conf" <<EOT
+daemon off;
+worker_processes 1;
+pid $ng/nginx.pid;
+error_log $ng/error.log;
+events { worker_connections 64; }
+http {
+	access_log $ng/access.log;
+	sendfile on;
+	client_body_temp_path $ng/body;
+	proxy_temp_path $ng/proxy;
+	fastcgi_temp_path $ng/fastcgi;
+	uwsgi_temp_path $ng/uwsgi;
+	scgi_temp_path $ng/scgi;
+	types { application/octet-stream bin; }
+	server { listen 127.0.0.1:$port; root $www; }
+}
+EOT
+	echo "# nginx: serves test.bin, a range, a 404" >>"$out/nginx.strace"
+	timeout 120 "${q[@]}" -strace -D "$tmp/ng.strace" "$img/usr/sbin/nginx" -p "$ng" \
+		-e "$ng/error.log" -c "$ng/nginx.conf" >"$tmp/ng.out" 2>&1 </dev/null &
+	srv_pid=$!
+	for _ in $(seq 100); do
+		curl -s -o /dev/null --max-time 2 "$url/" && break
+		kill -0 "$srv_pid" 2>/dev/null || fail "$ng/error.log" "nginx ended before serving"
+		sleep 0.2
+	done
+	local c=(curl -s --max-time 30)
+	got=$("${c[@]}" -f "$url/test.bin" | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$ng/error.log" "nginx: GET test.bin: sha256 $got, want $want"
+	got=$("${c[@]}" -f -r 1000-99999 -w ' %{http_code}' -o "$tmp/range" "$url/test.bin")
+	got="$(wc -c <"$tmp/range")$got"
+	[ "$got" = "99000 206" ] || fail "$ng/error.log" "nginx: range 1000-99999: '$got', want '99000 206'"
+	got=$("${c[@]}" -o /dev/null -w '%{http_code}' "$url/no-such-file")
+	[ "$got" = 404 ] || fail "$ng/error.log" "nginx: missing file: $got, want 404"
+	kill -QUIT "$srv_pid" 2>/dev/null || true # graceful shutdown
+	rc=0
+	wait "$srv_pid" || rc=$?
+	srv_pid=
+	[ "$rc" = 0 ] || fail "$ng/error.log" "nginx: exit status $rc after SIGQUIT, want 0"
+	cat "$tmp/ng.strace" >>"$out/nginx.strace"
+}
+
 # The shell runs applets by exec; without binfmt_misc an ARM file cannot be
 # executed, so the guest's PATH is a folder of host scripts, one per applet,
 # that run BusyBox under qemu-arm again; QEMU_STRACE=1 makes those trace
@@ -193,6 +250,17 @@ trace_cp() {
 	[ "$(sha "$tmp/cp.out")" = "$want" ] || die "cp: wrong sha256"
 }
 
+trace_sha256sum() {
+	run sha256sum "a file" "$img/usr/bin/sha256sum" "$tmp/test.bin"
+	[ "$(cut -d' ' -f1 "$tmp/run.out")" = "$want" ] || die "sha256sum: wrong sum"
+}
+
+trace_dd() {
+	rm -f "$tmp/dd.out"
+	run dd "file -> file, bs=64k" "$img/bin/dd" if="$tmp/test.bin" of="$tmp/dd.out" bs=64k
+	[ "$(sha "$tmp/dd.out")" = "$want" ] || die "dd: wrong sha256"
+}
+
 trace_dropbearkey() {
 	rm -f "$tmp/key"
 	run dropbearkey "generate ed25519" "$img/usr/bin/dropbearkey" -t ed25519 -f "$tmp/key"
@@ -201,7 +269,7 @@ trace_dropbearkey() {
 	grep -q '^ssh-ed25519 AAAA' "$tmp/run.out" || fail "$tmp/run.out" "dropbearkey -y: no ssh-ed25519 line"
 }
 
-PROGRAMS="lighttpd curl busybox pv cat cp dropbearkey"
+PROGRAMS="lighttpd nginx curl busybox pv cat cp dd sha256sum dropbearkey"
 for p in $PROGRAMS; do : >"$out/$p.strace"; done
-for t in lighttpd busybox pv cat cp dropbearkey; do "trace_$t"; done
+for t in lighttpd nginx busybox pv cat cp dd sha256sum dropbearkey; do "trace_$t"; done
 for p in $PROGRAMS; do names "$p"; done

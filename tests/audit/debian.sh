@@ -33,8 +33,9 @@ ktree=build/linux-6.1
 config=build/kernel-vexpress/.config
 tiny=build/kernel-tiny/.config
 # name and path in the image, as debian-trace.sh names them
-PROGS="lighttpd:usr/sbin/lighttpd curl:usr/bin/curl busybox:bin/busybox pv:usr/bin/pv
-cat:bin/cat cp:bin/cp dropbearkey:usr/bin/dropbearkey"
+PROGS="lighttpd:usr/sbin/lighttpd nginx:usr/sbin/nginx curl:usr/bin/curl busybox:bin/busybox
+pv:usr/bin/pv cat:bin/cat cp:bin/cp dd:bin/dd sha256sum:usr/bin/sha256sum
+dropbearkey:usr/bin/dropbearkey"
 n=$(echo "$PROGS" | wc -w)
 echo "1..$((n * 3))"
 for f in "$config" "$tiny" "$ktree/arch/arm/tools/syscall.tbl"; do
