@@ -4,8 +4,9 @@
 #
 #   check-series     scripts/series/check.sh: apply, checkpatch, bisect, ...
 #                    select stages with CHECKS="apply checkpatch bisect"
-#                    LINUX=6.12: series v3 (kernel/6.12/) on linux-source-6.12,
-#                    in build/check-series-6.12/
+#                    LINUX=6.12: series v3.1 (kernel/6.12/) on linux-source-6.12,
+#                    in build/check-series-6.12/ (without the allowlist/
+#                    RFC the series file also lists; CS_RFC=1 adds it)
 TOP ?= $(CURDIR)
 LINUX ?= 6.1
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # check-series.sh: what a kernel maintainer runs before taking the
 # CONFIG_SYSCALL_SPLICE series (kernel/patches/series) on linux-source 6.1,
-# or with mk/series.mk's LINUX=6.12 environment series v3
-# (kernel/6.12/patches/series) on linux-source 6.12.
+# or with mk/series.mk's LINUX=6.12 environment series v3.1
+# (kernel/6.12/patches/series) on linux-source 6.12. The series file's
+# patches in a subfolder (allowlist/, an RFC of its own on top) are left
+# out unless CS_RFC=1 (scripts/series/lib.sh, cs_patches).
 #
 # Stages (CHECKS="..." selects, default all but allmodlink, in this order):
 #   apply       every patch applies in order (patch -F0: no fuzz) to a fresh
