@@ -10,7 +10,8 @@ Reads the kernel source tree KTREE (no build needed) and prints JSON:
    "syscalls": {NAME: {"nr", "entry", "optional", "option", "requires",
                        "file", "how", "enabled"}},
    "families": {OPTION: {"syscalls", "enabled", "user_visible", "about_syscalls"}},
-   "unmapped_optional": [NAME, ...]}
+   "unmapped_optional": [NAME, ...],
+   "arg_gates": [ROW, ...], "gate_options": {OPTION: enabled}}
 
 Sources and heuristics:
 
@@ -62,6 +63,11 @@ Sources and heuristics:
             which tells an option that only gates syscalls (EPOLL,
             CROSS_MEMORY_ATTACH) from one that does much more (PRINTK).
 
+  arg_gates options that gate an argument, not a syscall (scripts/audit/gates.py):
+            clock ids (posix-stubs.c), socket address families (sock_register
+            callers), fcntl commands; "gate_options": each option any row
+            names, =y in DOTCONFIG or not (null without --config).
+
 Exit status: 0, or 2 on a usage error or a missing input file.
 """
 import argparse
@@ -70,6 +76,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gates  # noqa: E402
 
 TABLE = "arch/arm/tools/syscall.tbl"
 SYS_NI = "kernel/sys_ni.c"
@@ -380,8 +389,16 @@ def audit(ktree, config):
                                      defs, cache, yes)
                 for nr, name, entry in rows}
     unmapped = sorted(n for n, r in syscalls.items() if r["optional"] and not r["option"])
+    table = {}
+    for _, name, entry in rows:
+        table.setdefault(entry, []).append(name)
+    rows = gates.arg_gates(ktree, table, defs, lambda path, lineno: unique(
+        o for o, _ in file_conds(ktree, path, lineno, cache)[0]))
+    opts = sorted({o for r in rows for o in gates.row_options(r)})
     return {"kernel_tree": ktree, "syscalls": syscalls,
-            "families": families(ktree, syscalls, yes), "unmapped_optional": unmapped}
+            "families": families(ktree, syscalls, yes), "unmapped_optional": unmapped,
+            "arg_gates": rows,
+            "gate_options": {o: None if yes is None else o in yes for o in opts}}
 
 
 def families(ktree, syscalls, yes):
