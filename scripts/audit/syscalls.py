@@ -52,6 +52,13 @@ boundaries are not established) counts as reachable: each labelled region
 holding some is a root, pruning leaves those regions whole, and no call
 gets the "fallback" verdict.
 
+With --kmap, a site of a syscall whose argument gates an option (KMAP's
+arg_gates, scripts/audit/gates.py: clock ids, socket families, fcntl
+commands) also gets that argument resolved the way the number is (r0, r1
+at the svc, then at every direct call of a wrapper); "uses" lists them,
+an argument that is not a known constant as null (audit/needs.py then
+keeps every option the gate can need).
+
 Every site that cannot be resolved is listed with its address and function,
 never dropped. Numbers are named from the kernel tree's
 arch/arm/tools/syscall.tbl (--ktree, default build/linux-6.1) and the ARM
@@ -1310,6 +1317,38 @@ def prune(prog, names, kmap, ktree, all_sites, sites, bounds):
     return reach, mode, sites, dropped, record
 
 
+def gated_uses(prog, sites, names, rows):
+    """The svc sites of a syscall whose argument gates an option (KMAP's
+    arg_gates, scripts/audit/gates.py), with that argument resolved as the
+    number is: the values r0 (r1...) may hold at the svc, searched backwards
+    through the function and, from an argument register at its entry, at
+    every direct call of it (a libc wrapper's caller). [{"syscall", "at",
+    "args": {"0": [values] or None}}]; None is not known (a search that did
+    not end on constants everywhere). None without KMAP (no gate table):
+    every argument then counts as unknown (audit/needs.py)."""
+    if rows is None:
+        return None
+    wanted = {}
+    for row in rows:
+        for name in row["syscalls"]:
+            wanted.setdefault(name, set()).add(row["arg"])
+    out = []
+    for s in sites:
+        hit = sorted({names.get(n) for n in s.get("numbers", [])} & set(wanted))
+        if not hit:
+            continue
+        i = prog.by_addr[s["addr"]].index
+        args = {}
+        for k in sorted(set().union(*(wanted[n] for n in hit))):
+            vals, why, _ = prog.values(i, "r%d" % k)
+            args[str(k)] = None if why or not vals else sorted(vals)
+        s["args"] = args
+        for name in hit:
+            out.append({"syscall": name, "at": "%#x in %s" % (s["addr"], s["func"]),
+                        "args": args})
+    return out
+
+
 def audit(path, ktree, all_sites=False, kmap=None):
     prog = Program(path)
     names = syscall_names(ktree)
@@ -1338,6 +1377,7 @@ def audit(path, ktree, all_sites=False, kmap=None):
             c.update(verdict="no fallback proven", enosys_check=None,
                      why="function boundaries not established (%s): what the ENOSYS "
                      "branch reaches is not known (the walk found: %s)" % (bounds[1], c["why"]))
+    uses = gated_uses(prog, sites, names, (kmap or {}).get("arg_gates"))
     for s in sites:
         s.pop("origins", None)
     return {
@@ -1351,6 +1391,7 @@ def audit(path, ktree, all_sites=False, kmap=None):
         "svc_imm": [s for s in sites if "svc_imm" in s],
         "wrappers": sorted({w for s in sites for w in s.get("wrappers", [])}),
         "splice_family": splice,
+        "uses": uses,
         "pruning": pruned,
         "pruning_off": None if kmap is None or pruned is not None else
         "no symbol table: no function boundaries, nothing pruned",
