@@ -36,6 +36,11 @@
 #   tiny-flash-6.12, base-flash-6.12  tiny and base with
 #         kernel/configs/vexpress_flash.fragment: root on a romfs in the NOR
 #         flash instead of an initramfs
+# The XIP board (6.12; mk/xip.mk):
+#   tiny-xip-6.12  tiny-flash-6.12 with kernel/configs/vexpress_xip.fragment:
+#         the kernel executes in place from the NOR flash (docs/xip.md)
+#   tiny-xip-17-6.12  the same with issue 42's RAM choices undone
+#         (LOG_BUF_SHIFT=17, CRC32 slice-by-8), for `make measure-xip` only
 # DEFCONFIG and KOUT override the input file and the output folder.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
@@ -47,7 +52,7 @@ case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12"
+known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12 tiny-xip-6.12 tiny-xip-17-6.12"
 case " $known " in
 *" $variant "*) ;;
 *)
@@ -123,6 +128,10 @@ configure() {
 		fi
 		frags="$TOP/kernel/configs/vexpress_flash.fragment $frags"
 		;;
+	tiny-xip | tiny-xip-17)
+		frags="$TOP/kernel/configs/vexpress_flash.fragment $TOP/kernel/configs/vexpress_xip.fragment $frags"
+		[ "$kind" = tiny-xip ] || frags="$frags $TOP/kernel/configs/vexpress_kram17.fragment"
+		;;
 	trim)
 		trim_config || return 1
 		;;
@@ -151,6 +160,8 @@ case $variant in
 vexpress-trim) seed=$TOP/build/kernel-vexpress ;;
 tiny-mu | base-mu) seed=$TOP/build/kernel-${variant%-mu} ;;
 trim-6.12) seed=$TOP/build/kernel-tiny-6.12 ;;
+tiny-xip-6.12) seed=$TOP/build/kernel-tiny-flash-6.12 ;;
+tiny-xip-17-6.12) seed=$TOP/build/kernel-tiny-xip-6.12 ;;
 *) seed= ;;
 esac
 if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
