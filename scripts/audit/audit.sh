@@ -22,6 +22,9 @@
 # the rest of the table answers ENOSYS), written only when the audit
 # accounted for every svc site (scripts/audit/allowlist.py, which also
 # leaves it untouched when it does not change).
+# needs.fragment: the other side, the options they need that the config has
+# off (CONFIG_X=y, scripts/audit/needs.py); product.fragment: both sides,
+# checked with Kconfig (not used by any board yet).
 # AUDIT_LINUX=6.12 audits against the 6.12 tree and tiny-6.12's config
 # (out: build/audit-6.12/), for the board trimmed to the allowlist
 # (trim-6.12, mk/linux-6.12.mk).
@@ -118,4 +121,44 @@ case $rc in
 esac
 allow=", allowlist $out/syscall.allow"
 [ "$rc" = 0 ] || allow=" (no allowlist)"
-echo "audit: report in $out/report.txt, fragment $out/audit.fragment$allow"
+
+# 6. needs: the other side of the fragment (scripts/audit/needs.py): the
+# options the programs need that the audited config has off, CONFIG_X=y,
+# each with the programs and syscalls (or arguments: audit/gates.py) that
+# need it. product.fragment is both sides: the product's kernel is the
+# audited config (tiny) plus it. Kconfig checks it (olddefconfig on a copy):
+# a =y line that does not hold is reported with its Kconfig conditions
+# (scripts/audit/kdeps.py), and the options that come along with the
+# fragment (on after olddefconfig, not named in it) are listed.
+phase needs "audit-needs$sfx" "$TOP/scripts/audit/needs.py" "$out/kmap.json" "$config" \
+	"$out/needs.fragment" --json "$out/needs.json" "$out/syscalls.json"
+tee -a "$out/report.txt" <"$LOGS/audit-needs$sfx.log" | grep -E '^  (CONFIG|INCOMPLETE|UNRESOLVED)' || true
+cat "$out/audit.fragment" "$out/needs.fragment" >"$out/product.fragment"
+product_holds() {
+	local t=$TOP/$out/kconfig-product bad along
+	rm -rf "$t"
+	mkdir -p "$t"
+	cp "$config" "$t/.config"
+	{ "$ktree/scripts/kconfig/merge_config.sh" -m -O "$t" "$t/.config" "$out/product.fragment" &&
+		"${KMAKE[@]}" O="$t" olddefconfig; } >"$t/olddefconfig.log" 2>&1 || {
+		tail -n 20 "$t/olddefconfig.log"
+		return 1
+	}
+	bad=$("$TOP/scripts/lib/config-holds.sh" "$t/.config" "$out/product.fragment" 2>&1 |
+		sed -n "s/^fragment [^:]*: 'CONFIG_\([A-Za-z0-9_]*\)=y'.*/\1/p") || true
+	if [ -n "$bad" ]; then
+		echo "product fragment: DOES NOT HOLD on $config for:"
+		# shellcheck disable=SC2086 # one word per option
+		"$TOP/scripts/audit/kdeps.py" "$ktree" "$t/.config" $bad | sed 's/^/  /'
+	fi
+	along=$(LC_ALL=C comm -13 <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' "$config" | LC_ALL=C sort) \
+		<(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' "$t/.config" | LC_ALL=C sort) |
+		grep -vxF -f <(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$out/product.fragment"; echo .) |
+		tr '\n' ' ') || true
+	echo "product fragment: $(grep -c '=y$' "$out/product.fragment") option(s) on," \
+		"$(echo "$bad" | grep -c . || true) not holding; on with them (selected or defaulted): ${along:-none}"
+}
+phase product "audit-product$sfx" product_holds
+tee -a "$out/report.txt" <"$LOGS/audit-product$sfx.log"
+echo "audit: report in $out/report.txt, fragment $out/audit.fragment$allow;" \
+	"both sides: $out/product.fragment"

@@ -22,6 +22,11 @@ Prints the report on stdout:
     whether the program falls back, with the compare and branch found);
   - the optional families they never call: with the option on and
     user-visible, a candidate for =n (with the bytes it saves where measured);
+  - an option an argument gates (KMAP's arg_gates, audit/gates.py: a
+    clock id other than REALTIME, MONOTONIC and BOOTTIME needs
+    POSIX_TIMERS) counts as called when some use needs it or when the
+    argument is not resolved (SYSCALLS.json's "uses", null or missing):
+    it is never a candidate then;
   - an optional family they do call, but only the splice family and with
     the verdict "fallback" for every call (its result reaches a compare
     with ENOSYS whose ENOSYS branch leads to another way of moving the data:
@@ -48,6 +53,9 @@ Exit status 0; 2 on bad input.
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import needs  # noqa: E402
 
 
 def load(path):
@@ -159,6 +167,22 @@ def falls_back(progs, names):
     return bool(calls) and all(c.get("verdict") == "fallback" for c in calls)
 
 
+def gate_needs(progs, kmap):
+    """{option: ["prog: syscall (clock id CLOCK_X at ...)"]} for the options
+    an argument gate asks for in any program."""
+    out = {}
+    for r in progs:
+        p = {"program": os.path.basename(r["elf"]), "uses": r.get("uses"),
+             "syscalls": [s["name"] for s in r["syscalls"]]}
+        for opt, whys in needs.program_needs(p, kmap).items():
+            for n, note, _ in whys:
+                if note is not None:
+                    w = "%s: %s (%s)" % (p["program"], n, note)
+                    if w not in out.setdefault(opt, []):
+                        out[opt].append(w)
+    return out
+
+
 def main(argv):
     if len(argv) not in (4, 5):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -178,6 +202,14 @@ def main(argv):
         if opt:
             by_opt.setdefault(opt, []).append(n)
 
+    # Options an argument asks for (audit/gates.py: POSIX_TIMERS for a clock
+    # other than REALTIME, MONOTONIC and BOOTTIME, or one not resolved):
+    # called, whatever syscall gates them.
+    gated = gate_needs(progs, kmap)
+    for opt, whys in gated.items():
+        if opt in fams and opt not in by_opt:
+            by_opt[opt] = whys
+
     print("# syscall audit")
     for r in progs:
         print("\n".join(program_lines(r)))
@@ -190,6 +222,11 @@ def main(argv):
         en = fams.get(opt, {}).get("enabled")
         state = {True: "on", False: "OFF: these calls get ENOSYS", None: "?"}[en]
         print("  CONFIG_%s (%s): %s" % (opt, state, " ".join(by_opt[opt])))
+    if gated:
+        print("options an argument needs (audit/gates.py; an argument not resolved "
+              "keeps every option it could need):")
+        for opt in sorted(gated):
+            print("  CONFIG_%s: %s" % (opt, "; ".join(gated[opt])))
     sl = splice_lines(progs)
     if sl:
         print("splice family calls:")
