@@ -1,0 +1,4 @@
+#define AF_UNIX		1
+#define AF_INET		2
+#define PF_UNIX		AF_UNIX
+#define PF_INET		AF_INET

@@ -1,0 +1,3 @@
+#define CLOCK_REALTIME			0
+#define CLOCK_MONOTONIC			1
+#define CLOCK_REALTIME_COARSE		5

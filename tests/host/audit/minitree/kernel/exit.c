@@ -1,0 +1,7 @@
+SYSCALL_DEFINE1(exit, int, error_code)
+{
+}
+
+SYSCALL_DEFINE1(exit_group, int, error_code)
+{
+}
