@@ -9,12 +9,13 @@ pkgs=(gcc-arm-linux-gnueabi linux-source-6.1 linux-source-6.12 qemu-system-arm u
 	device-tree-compiler bison flex bc cpio curl make gcc libc6-dev patch
 	xz-utils ccache wget musl-dev:armel qemu-user
 	dpkg-dev mtools fdisk libssl-dev strace shellcheck pyflakes3 genromfs
-	python3-pyelftools)
+	python3-pyelftools python3-capstone)
 # dpkg-dev: dpkg-source for `apt-get source u-boot`; mtools, fdisk (sfdisk):
 # the SD card image without root; genromfs: the flash board's romfs;
 # libssl-dev: U-Boot's host tools; strace: the audit's trace injects faults (scripts/audit/trace.sh); and for make
 # lint, shellcheck and pyflakes3. python3-pyelftools: the audit reads program
-# headers, the dynamic section and symbols with it (scripts/audit/accounted.py).
+# headers, the dynamic section and symbols with it (scripts/audit/accounted.py);
+# python3-capstone: the image mode decodes ARM code with it (scripts/audit/image/).
 read -ra extra <<<"${EXTRA_PKGS:-}"
 pkgs+=("${extra[@]}")
 

@@ -1,0 +1,224 @@
+"""image/main.py: `make audit IMAGE=PATH`'s command line (scripts/audit/audit-image.py).
+
+Usage:
+  audit-image.py IMAGE --out DIR [--ktree KTREE] [--programs 'P1 P2'] [--jobs N]
+
+IMAGE       the root filesystem: a folder, a cpio, cpio.gz or tar
+--out       the output folder: PROG.names per program (one syscall a line),
+            syscalls.json (one report per program, as scripts/audit/report.py
+            reads them), image.json (objects, dlopen, attribution, timing),
+            cache/ (each object's analysis, by content)
+--programs  image paths or names of the programs that are the product
+            (default: every executable of the image)
+--jobs      processes for the analysis (default: the number of CPUs)
+
+Prints one line per program. Exit status 0; 2 on bad input.
+"""
+import hashlib
+import json
+import multiprocessing
+import os
+import pickle
+import sys
+import time
+
+from . import elfobj, loader, reach, rootfs
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPLICE = ("sendfile", "sendfile64", "splice", "tee", "vmsplice")
+
+
+def _analyse(args):
+    host, image_path, cache = args
+    with open(host, "rb") as f:
+        h = hashlib.sha1(f.read()).hexdigest()
+    cp = os.path.join(cache, "%s-%d.pickle" % (h, elfobj.ANALYSER_VERSION))
+    try:
+        with open(cp, "rb") as f:
+            o = pickle.load(f)
+            o["path"] = image_path
+            return image_path, o, True
+    except (OSError, EOFError, pickle.UnpicklingError):
+        pass
+    o = elfobj.analyse(host, image_path)
+    tmp = cp + ".%d" % os.getpid()
+    with open(tmp, "wb") as f:
+        pickle.dump(o, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, cp)
+    return image_path, o, False
+
+
+def usage():
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+def main(argv):
+    args = argv[1:]
+    image = out = None
+    ktree = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build/linux-6.1")
+    programs = None
+    jobs = os.cpu_count() or 1
+    while args:
+        a = args.pop(0)
+        if a == "--out" and args:
+            out = args.pop(0)
+        elif a == "--ktree" and args:
+            ktree = args.pop(0)
+        elif a == "--programs" and args:
+            programs = args.pop(0).split()
+        elif a == "--jobs" and args:
+            jobs = int(args.pop(0))
+        elif a.startswith("-") or image:
+            return usage()
+        else:
+            image = a
+    if not image or not out:
+        return usage()
+    sys.path.insert(0, HERE)
+    import syscalls as static   # the syscall table's names, as the static mode spells them
+    names = static.syscall_names(ktree)
+    t0 = time.time()
+    os.makedirs(os.path.join(out, "cache"), exist_ok=True)
+    fs = rootfs.Rootfs(image, out)
+    elfs, scripts = fs.elfs()
+    t_scan = time.time()
+    facts = {}
+    todo = [(os.path.join(fs.root, p[1:]), p, os.path.join(out, "cache")) for p in elfs]
+    cached = 0
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            for p, o, hit in pool.imap_unordered(_analyse, todo, chunksize=1):
+                facts[p] = o
+                cached += hit
+    else:
+        for t in todo:
+            p, o, hit = _analyse(t)
+            facts[p] = o
+            cached += hit
+    t_an = time.time()
+
+    def analyse(p):
+        if p not in facts:
+            facts[p] = _analyse((os.path.join(fs.root, p[1:]), p, os.path.join(out, "cache")))[1]
+        return facts[p]
+    ld = loader.Loader(fs, analyse)
+    shared = {p for p, o in facts.items() if o["type"] == "ET_DYN" and not o["interp"]
+              and o["exec"]}
+    execs = sorted(p for p, o in facts.items()
+                   if (o["interp"] or o["type"] == "ET_EXEC") and not o["soname"]
+                   and os.access(os.path.join(fs.root, p[1:]), os.X_OK))
+    chosen, notes = select(execs, scripts, programs, facts)
+    reports, summary = [], {"image": image, "programs": {}, "scripts": scripts, "notes": notes}
+    used = set()
+    for p in chosen:
+        o = facts[p]
+        if not o["interp"]:
+            notes.append("%s: static: audit it with AUDIT_ELFS= (scripts/audit/syscalls.py)" % p)
+            continue
+        pr = reach.Program(p, ld, analyse, shared).run()
+        nums, unresolved, nsites, vdso = pr.syscalls(names)
+        used |= set(pr.index)
+        r = report(pr, nums, unresolved, nsites, vdso, names)
+        reports.append(r)
+        prog = label(p, chosen)
+        with open(os.path.join(out, prog + ".names"), "w") as f:
+            f.write("".join(s["name"] + "\n" for s in r["syscalls"]))
+        summary["programs"][prog] = {
+            "path": p, "objects": [x["path"] for x in pr.objs], "dlopen": pr.dlopened,
+            "syscalls": {s["name"]: {"through": s["through"], "path": s["path"]}
+                         for s in r["syscalls"]},
+            "unaccounted": r["unaccounted"], "unresolved": r["unresolved"]}
+        print("%s: %d objects (%d by dlopen), %d svc sites reachable, %d syscalls%s" % (
+            p, len(pr.objs), sum(len(v["objects"]) for v in pr.dlopened.values()),
+            nsites, len(r["syscalls"]),
+            "; FAIL CLOSED: " + "; ".join(u["why"] for u in r["unaccounted"][:2]) +
+            ("; %d unresolved site(s)" % len(unresolved) if unresolved else "")
+            if r["unaccounted"] or unresolved else ""))
+    t_end = time.time()
+    summary["timing"] = {"scan_s": round(t_scan - t0, 2), "analyse_s": round(t_an - t_scan, 2),
+                         "link_reach_s": round(t_end - t_an, 2), "total_s": round(t_end - t0, 2),
+                         "objects": len(facts), "from_cache": cached, "jobs": jobs,
+                         "instructions": sum(o["insns"] for o in facts.values()),
+                         "bytes": sum(os.path.getsize(os.path.join(fs.root, p[1:]))
+                                      for p in elfs)}
+    with open(os.path.join(out, "syscalls.json"), "w") as f:
+        json.dump(reports, f, indent=1)
+    with open(os.path.join(out, "image.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    tm = summary["timing"]
+    print("image: %d ELF objects (%.1f MB, %d instructions; %d analysed, %d from the cache), "
+          "%d programs; %.1f s (analysis %.1f s on %d jobs, linking and reachability %.1f s)" % (
+              len(facts), tm["bytes"] / 1e6, tm["instructions"], len(facts) - cached, cached,
+              len(reports), tm["total_s"], tm["analyse_s"], jobs, tm["link_reach_s"]))
+    for n in notes:
+        print("note: " + n)
+    return 0
+
+
+def select(execs, scripts, programs, facts):
+    notes = []
+    for s, interp in sorted(scripts.items()):
+        notes.append("%s: a script (#!%s): the audit cannot read what it runs; name those "
+                     "programs in PROGRAMS=" % (s, interp))
+    if not programs:
+        return execs, notes
+    out = []
+    for want in programs:
+        hit = [p for p in execs if p == want or os.path.basename(p) == want]
+        if not hit:
+            raise SystemExit("audit-image: PROGRAMS: %s is not an executable ELF of the image"
+                             % want)
+        out += [h for h in hit if h not in out]
+    return out, []
+
+
+def label(p, chosen):
+    base = os.path.basename(p)
+    if sum(1 for c in chosen if os.path.basename(c) == base) > 1:
+        return p.strip("/").replace("/", "_")
+    return base
+
+
+def report(pr, nums, unresolved, nsites, vdso, names):
+    """One program's report in the static mode's shape (scripts/audit/
+    syscalls.py audit()), which report.py reads."""
+    syscalls = []
+    for n in sorted(nums):
+        node, a = nums[n][0]
+        syscalls.append({"nr": n, "name": names.get(n, "unknown_%d" % n),
+                         "reached": "image", "indirect_hops": None,
+                         "through": pr.entered_through(node),
+                         "path": [{"func": f} for f in pr.path_to(node)],
+                         "sites": len(nums[n])})
+    have = {s["name"] for s in syscalls}
+    byname = {v: k for k, v in names.items()}
+    for s, why in sorted(vdso.items()):
+        if s not in have and s in byname:
+            syscalls.append({"nr": byname[s], "name": s, "reached": "vdso",
+                             "indirect_hops": None, "through": why[0], "path": [], "sites": 0})
+    syscalls.sort(key=lambda s: s["nr"])
+    unacc = [{"kind": "dynamic", "why": m} for m in pr.missing]
+    seen = set()
+    for i, o in enumerate(pr.objs):
+        for kind, why in o["problems"]:
+            if (o["path"], why) not in seen:
+                seen.add((o["path"], why))
+                unacc.append({"kind": kind, "why": "%s: %s" % (o["path"], why)})
+    splice = []
+    for s in syscalls:
+        if s["name"] in SPLICE:
+            splice.append({"syscalls": [s["name"]], "addr": 0, "func": s["through"] or "?",
+                           "calls": [{"call": None, "caller": s["through"] or "?",
+                                      "verdict": "no fallback proven",
+                                      "why": "the image mode does not follow the program's "
+                                      "code after a call through the PLT yet",
+                                      "compares": []}]})
+    return {"elf": pr.path, "symbols": False, "svc_sites": nsites,
+            "resolved_sites": nsites - len(unresolved), "syscalls": syscalls,
+            "unresolved": unresolved, "oabi": [], "svc_imm": [], "wrappers": [],
+            "splice_family": splice, "pruning": None,
+            "pruning_off": "image mode: no pruning for the target kernel yet",
+            "unaccounted": unacc,
+            "objects": [o["path"] for o in pr.objs],
+            "dlopen": pr.dlopened, "unbound": sorted(pr.unbound)}
