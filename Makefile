@@ -150,7 +150,15 @@ $(INITRAMFS_DEBUG): build/initramfs/debug.list $(BUSYBOX) scripts/board/debug-in
 # vexpress-trim, the latter with the fragment).
 BASE ?= tiny
 STOCK_FRAGMENT := build/audit-vexpress/audit.fragment
-ifeq ($(BASE)$(LINUX),tiny6.12)
+# IMAGE=PATH: the whole root filesystem instead (a folder, cpio, cpio.gz or
+# tar), linked as its own loader links it; PROGRAMS='prog...' names the
+# product's programs (default: every executable). build/audit-image/ (BASE=
+# vexpress: build/audit-image-vexpress/): report, fragment, PROGRAM.names.
+ifneq ($(IMAGE),)
+audit: $(PATCHED) build/kernel-$(BASE)/.config
+	@AUDIT_IMAGE='$(IMAGE)' AUDIT_PROGRAMS='$(PROGRAMS)' AUDIT_BASE=$(BASE) scripts/audit/audit.sh
+	@cat build/audit-image$(if $(filter vexpress,$(BASE)),-vexpress)/report.txt
+else ifeq ($(BASE)$(LINUX),tiny6.12)
 audit: build/audit-6.12/syscalls.json
 	@cat build/audit-6.12/report.txt
 else ifeq ($(BASE),vexpress)
