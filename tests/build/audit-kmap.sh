@@ -73,6 +73,38 @@ check "audit-kmap: sys_ni.c and syscall.tbl share 150+ entry points" \
 check "audit-kmap: every COND_SYSCALL entry point in the table is optional" \
 	q 'all(s[n.strip()]["optional"] for n in open(env["tmp"] + "/want"))'
 
+# The time32 entries glibc and musl fall back to on ARM need COMPAT_32BIT_TIME
+# (off on tiny); the _time64 ones are always built but futex_time64.
+check "audit-kmap: futex (240) requires FUTEX and COMPAT_32BIT_TIME, clock_gettime (263) COMPAT_32BIT_TIME; clock_gettime64 always built" \
+	q 'sorted(s["futex"]["requires"]) == ["COMPAT_32BIT_TIME", "FUTEX"] and s["futex"]["nr"] == 240
+		and s["clock_gettime"]["requires"] == ["COMPAT_32BIT_TIME"]
+		and s["clock_gettime64"]["option"] is None and not s["clock_gettime64"]["optional"]'
+# Argument gates (audit/gates.py), read from the tree: kernel/time/posix-stubs.c
+# (do_clock_gettime() and the clock_getres/clock_nanosleep switches accept
+# CLOCK_REALTIME, CLOCK_MONOTONIC and CLOCK_BOOTTIME; clock_settime only
+# CLOCK_REALTIME), in 6.1 and 6.12.
+gates() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); g = d["arg_gates"]
+clk = {n: r for r in g if r["kind"] == "clock id" for n in r["syscalls"]}
+fam = [r for r in g if r["kind"] == "address family"][0]
+ok = all(sorted(clk[n]["needs"]) == ["0", "1", "7"] and clk[n]["otherwise"] == ["POSIX_TIMERS"]
+         for n in ("clock_gettime", "clock_gettime64", "clock_getres", "clock_getres_time64",
+                   "clock_nanosleep", "clock_nanosleep_time64"))
+ok &= all(list(clk[n]["needs"]) == ["0"] for n in ("clock_settime", "clock_settime64"))
+ok &= "UNIX" in fam["needs"]["1"] and "INET" in fam["needs"]["2"] and "IPV6" in fam["needs"]["10"]
+ok &= "PACKET" in fam["needs"]["17"] and d["gate_options"]["UNIX"] is False
+sys.exit(not ok)' "$1"
+}
+check "audit-kmap: gates: clocks of posix-stubs.c (0, 1, 7 free; settime 0), AF_UNIX UNIX (off), AF_INET INET, AF_INET6 IPV6, AF_PACKET PACKET" \
+	gates "$json"
+if [ -f "$TOP/build/linux-6.12/kernel/time/posix-stubs.c" ]; then
+	nice "$TOP/scripts/audit/kmap.py" "$TOP/build/linux-6.12" --config "$CONFIG" >"$tmp/k612.json"
+	check "audit-kmap: gates: the same rows from 6.12" gates "$tmp/k612.json"
+else
+	ok "audit-kmap: gates: the same rows from 6.12 # skip no build/linux-6.12"
+fi
+
 nice "$TOP/scripts/audit/kmap.py" "$KTREE" >"$json"
 check "audit-kmap: without --config every enabled is null" \
 	q 'all(r["enabled"] is None for r in list(s.values()) + list(f.values()))'
