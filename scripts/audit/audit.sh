@@ -49,17 +49,32 @@ case ${AUDIT_LINUX:-6.1}:$base in
 *) die "audit: AUDIT_LINUX=$AUDIT_LINUX with AUDIT_BASE=$base: use 6.1, or 6.12 with tiny" ;;
 esac
 elfs=${AUDIT_ELFS:-build/app/arm/init.unstripped}
+# AUDIT_IMAGE=PATH (make audit IMAGE=PATH): the whole root filesystem (a
+# folder, cpio, cpio.gz or tar) instead, linked as its loader links it
+# (scripts/audit/audit-image.py); AUDIT_PROGRAMS names the product's
+# programs (default: every executable). Out: build/audit-image$sfx/, with
+# PROGRAM.names per program and image.json beside the report.
+image=${AUDIT_IMAGE:-}
+[ -z "$image" ] || { out=build/audit-image$sfx elfs='' measured=''; }
 mkdir -p "$out"
 for f in $elfs "$config" "$ktree/arch/arm/tools/syscall.tbl"; do
 	[ -f "$f" ] || die "audit: missing $f (run 'make audit BASE=$base' from the top)"
 done
+[ -z "$image" ] || [ -e "$image" ] || die "audit: IMAGE=$image does not exist"
 
-echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs, against $config"
 phase kmap "audit-kmap$sfx" sh -c '"$1" "$2" --config "$3" >"$4"' _ \
 	"$TOP/scripts/audit/kmap.py" "$ktree" "$config" "$out/kmap.json"
-# shellcheck disable=SC2086 # one word per program
-phase static "audit-static$sfx" sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
-	"$TOP/scripts/audit/syscalls.py" --ktree "$ktree" --kmap "$out/kmap.json" --json $elfs
+if [ -n "$image" ]; then
+	echo "audit: the image $image (programs: ${AUDIT_PROGRAMS:-every executable}), against $config"
+	phase image "audit-image$sfx" "$TOP/scripts/audit/audit-image.py" "$image" --out "$out" \
+		--ktree "$ktree" ${AUDIT_PROGRAMS:+--programs "$AUDIT_PROGRAMS"}
+	sed 's/^/  /' "$LOGS/audit-image$sfx.log"
+else
+	echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs, against $config"
+	# shellcheck disable=SC2086 # one word per program
+	phase static "audit-static$sfx" sh -c 'f=$1; shift; "$@" >"$f"' _ "$out/syscalls.json" \
+		"$TOP/scripts/audit/syscalls.py" --ktree "$ktree" --kmap "$out/kmap.json" --json $elfs
+fi
 phase report "audit-report$sfx" "$TOP/scripts/audit/report.py" "$out/kmap.json" \
 	"$out/syscalls.json" "$out/audit.fragment.new" ${measured:+"$measured"}
 cp "$LOGS/audit-report$sfx.log" "$out/report.txt"
