@@ -77,3 +77,17 @@ check "audit: fragment never turns off a family init calls (NET, SYSCALL_SPLICE 
 	bash -c "! grep -Eq 'CONFIG_(NET|INET|MMU)[ =]' '$frag'"
 check "audit: report: the splice family is off and init checks ENOSYS after sendfile" \
 	bash -c "grep -q 'CONFIG_SYSCALL_SPLICE (OFF' '$TOP/build/audit/report.txt' && grep -q 'sendfile64 .*xfer_run: fallback' '$TOP/build/audit/report.txt'"
+# The other side (audit/needs.py): what init needs that tiny has off.
+# musl's locks reach futex (240: FUTEX and COMPAT_32BIT_TIME); sendfile64
+# falls back, so SYSCALL_SPLICE is not needed; init's clocks are
+# CLOCK_REALTIME and CLOCK_MONOTONIC, which posix-stubs.c serves, so
+# POSIX_TIMERS is not needed either. product.fragment (both sides) holds.
+needs=$TOP/build/audit/needs.fragment
+check "audit: needs: FUTEX and COMPAT_32BIT_TIME turned on for futex; not SYSCALL_SPLICE (falls back), not POSIX_TIMERS (clocks 0 and 1)" \
+	bash -c "grep -qx CONFIG_FUTEX=y '$needs' && grep -qx CONFIG_COMPAT_32BIT_TIME=y '$needs' &&
+		! grep -q 'SPLICE=y' '$needs' && ! grep -q 'POSIX_TIMERS=y' '$needs' &&
+		grep -q '^# init.unstripped falls back on ENOSYS from sendfile64' '$needs'"
+check "audit: product.fragment is both sides and every line holds on tiny (olddefconfig)" \
+	bash -c "grep -qx '# CONFIG_CROSS_MEMORY_ATTACH is not set' '$TOP/build/audit/product.fragment' &&
+		grep -qx CONFIG_FUTEX=y '$TOP/build/audit/product.fragment' &&
+		grep -q '^product fragment: 2 option(s) on, 0 not holding' '$TOP/build/audit/report.txt'"
