@@ -8,6 +8,7 @@
 #   make measure-ram  what compiling out splice saves: sizes and RAM, side by side
 #   make test         host tests and QEMU end-to-end tests: "N passed, N failed"
 #   make test-blk     the block probe board (copy_file_range on ext2, =y and =n); CI runs it
+#   make test-repro   the tiny kernel and U-Boot rebuilt elsewhere are byte-identical (long)
 #   make lint         shellcheck, pyflakes and the C lint (make test runs them)
 #   make audit        the syscalls init can make, and the Kconfig options it never needs
 #                     (LINUX=6.12: against the 6.12 board, and the syscall allowlist
@@ -227,6 +228,13 @@ test-blk: board probe-initramfs probe-blk
 # tests/blk/build.sh needs the patched tree and the tiny board's dtb: make
 # them first under make -j too.
 probe-blk: $(TOOLCHAIN_ID) images/tiny$(LSUFFIX)/MANIFEST
+# Reproducible builds: the tiny kernel and U-Boot built again in other
+# folders without ccache are byte-identical (tests/repro). Two whole builds,
+# about 11 minutes on 2 cores: a long check of its own, as check-series is,
+# not part of make test.
+.PHONY: test-repro
+test-repro: board
+	@TEST_DIRS=repro tests/run
 
 # --- maintenance -------------------------------------------------------------
 # Regenerate the committed defconfig from tinyconfig + the commented fragment

@@ -2,9 +2,8 @@
 # The pipeline's guards: a wrong patch in the series stops the build with
 # the patch's name and leaves no half-patched tree; the defconfig canonical
 # check rejects a defconfig that olddefconfig would change; a no-change
-# rebuild does no work; a rebuild in another folder is byte-identical.
-# The rebuild in another folder is a whole kernel build:
-# timeout: 1800
+# rebuild does no work. The rebuild in another folder (byte-identical
+# vmlinux) is a whole kernel build: tests/repro/kernel.sh, `make test-repro`.
 . "$(dirname "$0")/../lib/common.sh"
 work=$TOP/build/test-pipeline
 rm -rf "$work"
@@ -63,15 +62,4 @@ out=$(make -C "$TOP" --no-print-directory board 2>&1)
 echo "$out"
 check "make board with nothing changed does no work" test -z "$out"
 
-# --- reproducible: the same input in another folder, the same vmlinux ---
-. "$TOP/scripts/lib/kbuild.sh"
-mkdir -p "$work/repro"
-cp "$TOP/build/kernel-tiny/.config" "$work/repro/.config"
-if "${KMAKE[@]}" O="$work/repro" olddefconfig vmlinux >"$work/repro.log" 2>&1; then
-	check "a rebuild in another folder gives a byte-identical vmlinux" \
-		cmp "$work/repro/vmlinux" "$TOP/build/kernel-tiny/vmlinux"
-else
-	tail -n 20 "$work/repro.log"
-	not_ok "a rebuild in another folder gives a byte-identical vmlinux (build failed)"
-fi
 rm -rf "$work"
