@@ -17,12 +17,18 @@ debian-image: | deps
 
 # Audited against the kernel users start from (BASE=vexpress's config): it has
 # SYSCALL_SPLICE and MULTIUSER on, so the fragment has something to get wrong.
-# PEERS_MULTIUSER=1 (see peers below) adds the mini-httpd case on tiny-mu/base-mu:
-# two more kernels (about 13 min cold on 2 cores) and four boots. Off by
-# default: with test-6.12's two kernels, CI would come too near its 90
-# minutes (docs/audit.md has the mini-httpd results).
+# PEERS_MULTIUSER=1 (see peers below) adds the mini-httpd case on tiny-mu/base-mu,
+# four boots. Their kernels are the block probe board's (make test-blk), which
+# tests/blk/blk.fragment builds with MULTIUSER=y for this: a board of their
+# own would be two more near-whole kernels (about 13 min cold on 2 cores).
+# Off by default (docs/audit.md has the mini-httpd results); CI sets it.
 PEERS_MULTIUSER ?= 0
 PEERS_MU_IMAGES := $(if $(filter 1,$(PEERS_MULTIUSER)),images/tiny-mu/MANIFEST images/base-mu/MANIFEST)
+# images/tiny-mu: build/kernel-blk-n's kernel (=n), images/base-mu:
+# build/kernel-blk-y's (=y), with the tiny board's dtb and initramfs.
+images/tiny-mu/MANIFEST images/base-mu/MANIFEST: probe-blk $(DTB) $(INITRAMFS) $(INITRAMFS_DEBUG) scripts/board/images.sh
+	@KOUT=$(TOP)/build/kernel-blk-$(if $(filter images/tiny-mu/%,$@),n,y) \
+		scripts/board/images.sh $(patsubst images/%/MANIFEST,%,$@)
 test-audit: board build/peers/peer-init build/kernel-vexpress/.config $(PEERS_MU_IMAGES) | deps
 	@PEERS_MULTIUSER=$(PEERS_MULTIUSER) TEST_DIRS=audit tests/run
 

@@ -4,9 +4,6 @@
 #   base  the same with CONFIG_SYSCALL_SPLICE=y (splice built in)
 #   audit the same with the fragment `make audit` wrote for the init program
 #         (AUDIT_FRAGMENT, default build/audit/audit.fragment) on top
-#   tiny-mu, base-mu  tiny and base with CONFIG_MULTIUSER=y, for `make peers
-#         PEERS_MULTIUSER=1` only: mini-httpd, run as root, calls setgroups()
-#         and exits when it fails; these boards let it start
 #   vexpress       the kernel's own vexpress_defconfig with EXPERT=y (so the
 #                  syscall options can be turned off), the series applied:
 #                  what a user starts from
@@ -46,13 +43,13 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 
-variant=${1:?usage: board/configure.sh tiny|base|audit|tiny-mu|base-mu|vexpress|vexpress-trim|tiny[-nodce|-slub|-flash]-6.12|base[-nodce|-flash]-6.12}
+variant=${1:?usage: board/configure.sh tiny|base|audit|vexpress|vexpress-trim|tiny[-nodce|-slub|-flash]-6.12|base[-nodce|-flash]-6.12}
 kind=${variant%-6.12} # what to configure; the kernel is KSRC's
 case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-known="tiny base audit tiny-mu base-mu vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12 tiny-xip-6.12 tiny-xip-17-6.12"
+known="tiny base audit vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12 tiny-xip-6.12 tiny-xip-17-6.12"
 case " $known " in
 *" $variant "*) ;;
 *)
@@ -102,12 +99,6 @@ configure() {
 		"$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
 		"${KMAKE[@]}" O="$out" olddefconfig
 		;;
-	tiny-mu | base-mu)
-		[ "$variant" = base-mu ] && "$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
-		"$KSRC/scripts/config" --file "$out/.config" --enable MULTIUSER
-		"${KMAKE[@]}" O="$out" olddefconfig
-		grep -qx 'CONFIG_MULTIUSER=y' "$out/.config" || { echo "MULTIUSER=y does not hold"; return 1; }
-		;;
 	tiny-nodce | base-nodce)
 		[ "$kind" = base-nodce ] && "$KSRC/scripts/config" --file "$out/.config" --enable SYSCALL_SPLICE
 		"$KSRC/scripts/config" --file "$out/.config" --disable LD_DEAD_CODE_DATA_ELIMINATION
@@ -155,10 +146,8 @@ configure() {
 # The trimmed stock kernel starts from a copy of the stock build folder (the
 # copy keeps the time stamps), so Kbuild compiles only what the fragment
 # changes: with debug info, a fresh build would take as long as the first.
-# tiny-mu and base-mu start from a copy of tiny's and base's the same way.
 case $variant in
 vexpress-trim) seed=$TOP/build/kernel-vexpress ;;
-tiny-mu | base-mu) seed=$TOP/build/kernel-${variant%-mu} ;;
 trim-6.12) seed=$TOP/build/kernel-tiny-6.12 ;;
 tiny-xip-6.12) seed=$TOP/build/kernel-tiny-flash-6.12 ;;
 tiny-xip-17-6.12) seed=$TOP/build/kernel-tiny-xip-6.12 ;;

@@ -9,7 +9,9 @@ set -eu
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1704067200}
 . "$(dirname "$0")/../lib/common.sh"
 variant=${1:?usage: board/images.sh tiny|base|tiny-6.12|base-6.12|...}
-kout=$TOP/build/kernel-$variant
+# KOUT: the kernel build folder, when it is not build/kernel-VARIANT (the
+# peers' MULTIUSER=y boards use the block probe board's kernels, mk/corpus.mk).
+kout=${KOUT:-$TOP/build/kernel-$variant}
 img=$TOP/images/$variant
 mkdir -p "$img"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/blk/build.sh: the block probe board, for tests/e2e/splice-blk.sh.
-#   build/kernel-blk-n, build/kernel-blk-y   the tiny kernel + blk.fragment,
+#   build/kernel-blk-n, build/kernel-blk-y   the tiny kernel + blk.fragment
+#                                    (MULTIUSER=y too: the peers' -mu boards),
 #                                    CONFIG_SYSCALL_SPLICE=n and =y (zImage)
 #   build/kernel-blk-n-6.12, -y-6.12 the same on Linux 6.12 with its series
 #                                    and defconfig (BLK_LINUX=6.12; make
