@@ -23,13 +23,22 @@ each row read from the kernel tree where it can be:
                 build that file (kmap.py's file_conds). Values from
                 include/linux/socket.h. A family no file registers answers
                 EAFNOSUPPORT on any config: it needs nothing.
+  namespace flags
+                derived: clone's and unshare's flags are a mask; every
+                `flags & CLONE_NEWX` test in include/linux/*.h and
+                include/net/*.h that answers EINVAL in the #else branch of
+                `#ifdef CONFIG_Y` (copy_utsname(), copy_ipcs(), copy_pid_ns(),
+                copy_net_ns(), copy_time_ns(), unshare_userns() stubs) makes
+                bit CLONE_NEWX need Y. Values from include/uapi/linux/sched.h.
   fcntl command the table below (FCNTL): do_fcntl() (fs/fcntl.c) calls a
                 function that a header makes a stub answering an error when
                 the option is off. Values from the uapi fcntl headers.
 
 A row: {"kind", "syscalls": [table names], "arg": argument index (r0 = 0),
 "names": {value: NAME}, "needs": {value: [options]} for the values listed,
-"otherwise": [options] for any other known value, "if_unknown": "keep"
+"otherwise": [options] for any other known value, "mask": true when
+the argument is a set of bits (each bit set asks for its options),
+"if_unknown": "keep"
 (every option of the row counts when the argument is not a known constant)
 and "add": whether the enabling side (audit/needs.py) adds them too, or
 only reports the argument it could not resolve (an unknown socket family
@@ -184,6 +193,53 @@ def family_rows(ktree, conds):
                        "registered (sock_register() in %d files of net/)" % len(needs)}]
 
 
+def namespace_rows(ktree):
+    """The namespace-flags row: stubs that refuse a CLONE_NEW bit."""
+    bits = defines(ktree, ["include/uapi/linux/sched.h"], "CLONE_NEW")
+    dirs = [d for d in ("include/linux", "include/net") if os.path.isdir(os.path.join(ktree, d))]
+    out = subprocess.run(["grep", "-rEn", "--include=*.h", r"flags & CLONE_NEW\w+"] + dirs,
+                         cwd=ktree, capture_output=True, text=True, errors="replace").stdout
+    needs, names, where = {}, {}, []
+    for hit in out.splitlines():
+        path, lineno, text = hit.split(":", 2)
+        flag = re.search(r"flags & (CLONE_NEW\w+)", text).group(1)
+        lines = read(ktree, path).splitlines()
+        after = "\n".join(lines[int(lineno) - 1:int(lineno) + 2])
+        opt = else_of(lines[:int(lineno) - 1])
+        if flag not in bits or not opt or "-EINVAL" not in after:
+            continue
+        needs.setdefault(str(bits[flag]), [])
+        if opt not in needs[str(bits[flag])]:
+            needs[str(bits[flag])].append(opt)
+        names[str(bits[flag])] = flag
+        where.append("%s:%s" % (path, lineno))
+    if not needs:
+        return []
+    return [{"kind": "namespace flags", "syscalls": ["clone", "unshare"], "arg": 0, "mask": True,
+             "names": names, "needs": needs, "otherwise": [], "if_unknown": "keep", "add": False,
+             "source": "EINVAL for a CLONE_NEW bit in the #else stubs at " + ", ".join(where)}]
+
+
+def else_of(lines):
+    """CONFIG_Y when the line after lines is in the #else branch of
+    `#ifdef CONFIG_Y` / `#if defined(CONFIG_Y)` / `#if IS_ENABLED(CONFIG_Y)`
+    (the innermost conditional), else None."""
+    stack = []
+    for line in lines:
+        m = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)", line)
+        if not m:
+            continue
+        d, rest = m.group(1), m.group(2).split("/*")[0].strip()
+        if d in ("if", "ifdef", "ifndef"):
+            opt = re.fullmatch(r"(?:defined\s*\(\s*|IS_ENABLED\s*\(\s*)?CONFIG_(\w+)\s*\)?", rest)
+            stack.append([opt.group(1) if opt and d != "ifndef" else None, False])
+        elif d in ("elif", "else") and stack:
+            stack[-1][1] = d == "else"
+        elif d == "endif" and stack:
+            stack.pop()
+    return stack[-1][0] if stack and stack[-1][1] else None
+
+
 def fcntl_rows(ktree):
     vals = defines(ktree, FCNTL_HEADERS, "F_")
     needs, names = {}, {}
@@ -200,8 +256,10 @@ def fcntl_rows(ktree):
 
 
 def arg_gates(ktree, table, defs, conds):
-    """Every row, the table order: clocks, families, fcntl commands."""
-    return clock_rows(ktree, table, defs, conds) + family_rows(ktree, conds) + fcntl_rows(ktree)
+    """Every row, the table order: clocks, families, namespace flags,
+    fcntl commands."""
+    return (clock_rows(ktree, table, defs, conds) + family_rows(ktree, conds) +
+            namespace_rows(ktree) + fcntl_rows(ktree))
 
 
 def row_options(row):
@@ -217,6 +275,13 @@ def needed(row, values):
         return row_options(row), "%s not resolved" % row["kind"]
     opts = set()
     for v in values:
-        opts |= set(row["needs"].get(str(v), row["otherwise"]))
-    shown = " ".join(row["names"].get(str(v), str(v)) for v in sorted(values))
+        if row.get("mask"):
+            opts |= {o for b, os_ in row["needs"].items() if v & int(b) for o in os_}
+        else:
+            opts |= set(row["needs"].get(str(v), row["otherwise"]))
+    if row.get("mask"):
+        shown = " ".join("|".join([row["names"][b] for b in sorted(row["names"], key=int)
+                                   if v & int(b)] or ["%#x" % v]) for v in sorted(values))
+    else:
+        shown = " ".join(row["names"].get(str(v), str(v)) for v in sorted(values))
     return sorted(opts), "%s %s" % (row["kind"], shown)

@@ -11,7 +11,7 @@ NAMES   PROG.trace.names (scripts/corpus/debian-trace.sh)
 STRACE  PROG.strace, the raw qemu-arm -strace log: "PID name(args) = ret",
         several calls a line when processes share the log. qemu prints a
         clock as CLOCK_X, a socket family as PF_X (AF_X's value), an fcntl
-        command as F_X, or a number.
+        command as F_X, clone's flags as CLONE_X|...|0x11, or a number.
 OUT_JSON {"program", "syscalls": [names], "uses": [{"syscall", "args":
         {"ARG": [value]}, "at": "trace"}]}, one use per distinct argument. A
         name the row does not know (F_SETFL, a family no file registers)
@@ -24,6 +24,18 @@ import json
 import os
 import re
 import sys
+
+
+def value(text, row, by_name):
+    """The value qemu printed: a number, a name, or for a mask row
+    (clone's flags) NAME|NAME|0x11, where a name the row does not know is
+    a bit it does not gate (0)."""
+    if row.get("mask"):
+        v = 0
+        for part in text.split("|"):
+            v |= int(part, 0) if re.fullmatch(r"0x[0-9a-fA-F]+|\d+", part) else by_name.get(part, 0)
+        return v
+    return int(text) if re.fullmatch(r"-?\d+", text) else by_name.get(text, -1)
 
 
 def main(argv):
@@ -43,11 +55,9 @@ def main(argv):
         if row["kind"] == "address family":
             by_name.update({"PF_" + n[3:]: v for n, v in list(by_name.items())})
         for n in row["syscalls"]:
-            pat = r"(?<![\w])%s\(%s([A-Z_0-9]+|-?\d+)[,)]" % (n, r"[^,()]*," * row["arg"])
+            pat = r"(?<![\w])%s\(%s([A-Z_0-9|x]+|-?\d+)[,)]" % (n, r"[^,()]*," * row["arg"])
             for m in re.finditer(pat, text):
-                a = m.group(1)
-                v = int(a) if re.fullmatch(r"-?\d+", a) else by_name.get(a, -1)
-                uses.setdefault((n, str(row["arg"])), set()).add(v)
+                uses.setdefault((n, str(row["arg"])), set()).add(value(m.group(1), row, by_name))
     out = {"program": os.path.basename(names_p).split(".")[0], "syscalls": names,
            "uses": [{"syscall": n, "args": {k: [v]}, "at": "trace"}
                     for (n, k), vals in sorted(uses.items()) for v in sorted(vals)]}

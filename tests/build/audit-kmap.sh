@@ -82,7 +82,8 @@ check "audit-kmap: futex (240) requires FUTEX and COMPAT_32BIT_TIME, clock_getti
 # Argument gates (audit/gates.py), read from the tree: kernel/time/posix-stubs.c
 # (do_clock_gettime() and the clock_getres/clock_nanosleep switches accept
 # CLOCK_REALTIME, CLOCK_MONOTONIC and CLOCK_BOOTTIME; clock_settime only
-# CLOCK_REALTIME), in 6.1 and 6.12.
+# CLOCK_REALTIME), in 6.1 and 6.12; sock_register() callers; and the
+# namespace stubs that refuse a CLONE_NEW bit (copy_utsname() and the like).
 gates() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); g = d["arg_gates"]
@@ -94,9 +95,14 @@ ok = all(sorted(clk[n]["needs"]) == ["0", "1", "7"] and clk[n]["otherwise"] == [
 ok &= all(list(clk[n]["needs"]) == ["0"] for n in ("clock_settime", "clock_settime64"))
 ok &= "UNIX" in fam["needs"]["1"] and "INET" in fam["needs"]["2"] and "IPV6" in fam["needs"]["10"]
 ok &= "PACKET" in fam["needs"]["17"] and d["gate_options"]["UNIX"] is False
+ns = [r for r in g if r["kind"] == "namespace flags"][0]
+ok &= ns["mask"] and ns["syscalls"] == ["clone", "unshare"] and {ns["names"][b]: o for b, o in
+      ns["needs"].items()} == {"CLONE_NEWUTS": ["UTS_NS"], "CLONE_NEWIPC": ["IPC_NS"],
+      "CLONE_NEWUSER": ["USER_NS"], "CLONE_NEWPID": ["PID_NS"], "CLONE_NEWNET": ["NET_NS"],
+      "CLONE_NEWTIME": ["TIME_NS"]}
 sys.exit(not ok)' "$1"
 }
-check "audit-kmap: gates: clocks of posix-stubs.c (0, 1, 7 free; settime 0), AF_UNIX UNIX (off), AF_INET INET, AF_INET6 IPV6, AF_PACKET PACKET" \
+check "audit-kmap: gates: clocks of posix-stubs.c (0, 1, 7 free; settime 0), AF_UNIX UNIX (off), AF_INET INET, AF_INET6 IPV6, AF_PACKET PACKET, CLONE_NEWUTS UTS_NS ... CLONE_NEWTIME TIME_NS" \
 	gates "$json"
 if [ -f "$TOP/build/linux-6.12/kernel/time/posix-stubs.c" ]; then
 	nice "$TOP/scripts/audit/kmap.py" "$TOP/build/linux-6.12" --config "$CONFIG" >"$tmp/k612.json"
