@@ -22,7 +22,10 @@ the check does not share the audit's reading:
     and the clock_getres/clock_nanosleep switches answer EINVAL for the
     rest); PF_UNIX (and socketpair(1, ...)) needs UNIX, PF_INET INET,
     PF_INET6 IPV6, PF_PACKET PACKET (net/socket.c __sock_create()); an
-    fcntl lock or lease command FILE_LOCKING (include/linux/fs.h stubs).
+    fcntl lock or lease command FILE_LOCKING (include/linux/fs.h stubs); a
+    CLONE_NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET or NEWTIME bit of clone
+    or unshare UTS_NS, IPC_NS, USER_NS, PID_NS, NET_NS, TIME_NS (the
+    copy_utsname()-style stubs).
 Each of these that TINY_CONFIG has off must be `CONFIG_X=y` in FRAGMENT
 (and =y in RESULT). Prints them; exit 1 when one is missing, 2 on bad input.
 """
@@ -34,6 +37,8 @@ import sys
 STUB_CLOCKS = {"CLOCK_REALTIME", "CLOCK_MONOTONIC", "CLOCK_BOOTTIME"}
 FAMILIES = {"PF_UNIX": "UNIX", "PF_LOCAL": "UNIX", "PF_INET": "INET", "PF_INET6": "IPV6",
             "PF_PACKET": "PACKET", "1": "UNIX", "2": "INET", "10": "IPV6", "17": "PACKET"}
+NAMESPACES = {"CLONE_NEWUTS": "UTS_NS", "CLONE_NEWIPC": "IPC_NS", "CLONE_NEWUSER": "USER_NS",
+              "CLONE_NEWPID": "PID_NS", "CLONE_NEWNET": "NET_NS", "CLONE_NEWTIME": "TIME_NS"}
 LOCKS = re.compile(r"F_(OFD_)?(GET|SET)LKW?(64)?$|F_(SET|GET)LEASE$")
 
 
@@ -51,6 +56,10 @@ def trace_args(text):
     for m in re.finditer(r"(?<!\w)(socket|socketpair)\((PF_\w+|\d+)[,)]", text):
         if m.group(2) in FAMILIES:
             out.setdefault(FAMILIES[m.group(2)], set()).add("%s(%s)" % m.groups())
+    for m in re.finditer(r"(?<!\w)(clone|unshare)\(([A-Z_0-9|x]+)[,)]", text):
+        for flag in m.group(2).split("|"):
+            if flag in NAMESPACES:
+                out.setdefault(NAMESPACES[flag], set()).add("%s(%s)" % (m.group(1), flag))
     for m in re.finditer(r"(?<!\w)(fcntl64|fcntl)\(\d+,(F_\w+)[,)]", text):
         if LOCKS.match(m.group(2)):
             out.setdefault("FILE_LOCKING", set()).add("%s(%s)" % m.groups())
