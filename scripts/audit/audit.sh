@@ -154,8 +154,9 @@ product_holds() {
 	rm -rf "$t"
 	mkdir -p "$t"
 	cp "$config" "$t/.config"
+	# the audited tree's Kconfig (KMAKE's -C is build/linux-6.1 unless KSRC says)
 	{ "$ktree/scripts/kconfig/merge_config.sh" -m -O "$t" "$t/.config" "$out/product.fragment" &&
-		"${KMAKE[@]}" O="$t" olddefconfig; } >"$t/olddefconfig.log" 2>&1 || {
+		make -C "$TOP/$ktree" O="$t" olddefconfig; } >"$t/olddefconfig.log" 2>&1 || {
 		tail -n 20 "$t/olddefconfig.log"
 		return 1
 	}
