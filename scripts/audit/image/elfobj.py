@@ -49,7 +49,6 @@ NO_CODE_RELOCS = ("TLS_DTPMOD32", "TLS_DTPOFF32", "TLS_TPOFF32", "COPY", "NONE")
 # A call of any other exported wrapper is found at link time (reach.py) and
 # fails closed.
 WRAPPER_IMPORTS = ("syscall",)
-ANALYSER_VERSION = 7
 
 
 def analyse(host_path, image_path):

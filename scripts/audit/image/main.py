@@ -28,11 +28,25 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPLICE = ("sendfile", "sendfile64", "splice", "tee", "vmsplice")
 
 
+def code_id():
+    """What the cache is keyed on beside an object's content: the code of
+    the analysis itself (elfobj.py, decode.py), so a change to it is never
+    answered from an old cache."""
+    h = hashlib.sha1()
+    for m in (elfobj, elfobj.decode):
+        with open(m.__file__, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
+
+
+CODE_ID = code_id()
+
+
 def _analyse(args):
     host, image_path, cache = args
     with open(host, "rb") as f:
         h = hashlib.sha1(f.read()).hexdigest()
-    cp = os.path.join(cache, "%s-%d.pickle" % (h, elfobj.ANALYSER_VERSION))
+    cp = os.path.join(cache, "%s-%s.pickle" % (h, CODE_ID))
     try:
         with open(cp, "rb") as f:
             o = pickle.load(f)
@@ -97,6 +111,9 @@ def main(argv):
             facts[p] = o
             cached += hit
     t_an = time.time()
+    for f in os.listdir(os.path.join(out, "cache")):
+        if not f.endswith("-%s.pickle" % CODE_ID):   # an older analysis's
+            os.unlink(os.path.join(out, "cache", f))
 
     def analyse(p):
         if p not in facts:
