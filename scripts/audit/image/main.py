@@ -22,7 +22,7 @@ import pickle
 import sys
 import time
 
-from . import elfobj, loader, reach, rootfs
+from . import dlopen as dl, elfobj, loader, reach, rootfs
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPLICE = ("sendfile", "sendfile64", "splice", "tee", "vmsplice")
@@ -146,6 +146,10 @@ def main(argv):
             "syscalls": {s["name"]: {"through": s["through"], "path": s["path"]}
                          for s in r["syscalls"]},
             "unaccounted": r["unaccounted"], "unresolved": r["unresolved"]}
+        for kind, d in sorted(pr.dlopened.items()):
+            print("%s: dlopen (%s, through %s): %d objects counted as loaded: %s" % (
+                p, kind, " ".join(d["via"]), len(d["objects"]), ", ".join(
+                    "%s/ %d" % (k, v) for k, v in sorted(dl.summary(d["objects"]).items()))))
         print("%s: %d objects (%d by dlopen), %d svc sites reachable, %d syscalls%s" % (
             p, len(pr.objs), sum(len(v["objects"]) for v in pr.dlopened.values()),
             nsites, len(r["syscalls"]),

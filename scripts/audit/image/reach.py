@@ -21,6 +21,8 @@ clock_gettime, gettimeofday, clock_getres_time64 and clock_getres
 (arch/arm/include/asm/vdso/gettimeofday.h, the *_fallback functions); they
 count when glibc's functions that call the vDSO are reachable.
 """
+import collections
+
 from . import dlopen as dl
 from . import link
 
@@ -50,7 +52,7 @@ class Program:
         self.scope = link.Scope(list(enumerate(self.objs)))
         self.parent = {}
         self.live = set()
-        self.work = []
+        self.work = collections.deque()   # breadth first: the paths shown are short
         self.dlopened = {}
         self.unbound = set()
 
@@ -101,7 +103,7 @@ class Program:
 
     def walk(self):
         while self.work:
-            i, ri = self.work.pop()
+            i, ri = self.work.popleft()
             o = self.objs[i]
             for rj in o["edges"].get(ri, ()):
                 self.push((i, rj), ((i, ri), None))
