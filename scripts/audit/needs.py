@@ -167,6 +167,21 @@ def unresolved_lines(unresolved):
         for (p, n, note), opts in sorted(unresolved.items())]
 
 
+def unmapped_lines(progs, kmap):
+    """The optional syscalls a program makes that kmap.py maps to no option
+    (copy_file_range: built unconditionally in this tree; mremap: no option
+    common to its two definitions): nothing to turn on, said so."""
+    un = set(kmap.get("unmapped_optional", []))
+    out = []
+    for p in progs:
+        hit = sorted(set(p["syscalls"]) & un)
+        if hit:
+            out.append("UNMAPPED: %s: %s optional, but kmap.py maps %s to no option (%s)" % (
+                p["program"], " ".join(hit), "it" if len(hit) == 1 else "them",
+                "; ".join("%s: %s" % (n, kmap["syscalls"][n]["how"]) for n in hit)))
+    return out
+
+
 def main(argv):
     args = argv[1:]
     out_json = None
@@ -189,6 +204,9 @@ def main(argv):
     yes = enabled_in(config)
     on, unresolved = two_sided(progs, kmap, yes)
     print("# options the programs need that %s has off (%d):" % (config, len(on)))
+    unmapped = unmapped_lines(progs, kmap)
+    for line in unmapped:
+        print("  " + line)
     for p in progs:
         for why in p.get("incomplete", []):
             print("  INCOMPLETE: %s: %s: it may need options not listed here" % (
@@ -212,7 +230,7 @@ def main(argv):
             if p.get("falls_back"):
                 f.write("# %s falls back on ENOSYS from %s: not needed\n"
                         % (p["program"], " ".join(p["falls_back"])))
-        for line in unresolved_lines(unresolved):
+        for line in unresolved_lines(unresolved) + unmapped:
             f.write("# %s\n" % line)
         for opt in sorted(on):
             f.write("# %s\n" % ", ".join("%s: %s" % (p, describe(w))
