@@ -172,7 +172,7 @@ def gate_needs(progs, kmap):
     an argument gate asks for in any program."""
     out = {}
     for r in progs:
-        p = {"program": os.path.basename(r["elf"]), "uses": r.get("uses"),
+        p = {"program": r.get("program") or os.path.basename(r["elf"]), "uses": r.get("uses"),
              "syscalls": [s["name"] for s in r["syscalls"]]}
         for opt, whys in needs.program_needs(p, kmap).items():
             for n, note, _ in whys:
