@@ -56,7 +56,8 @@ test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST pro
 # series (scripts/measure/kernels.sh): three more 6.12 kernels, the -nodce
 # ones without LD_DEAD_CODE_DATA_ELIMINATION (the 6.12 board has it),
 # tiny-slub with SLUB_TINY=n; and the flash board (mk/flash.mk).
-MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 trim-6.12
+MEASURE_KERNEL_BOARDS := base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 trim-6.12 \
+	trim-flash-6.12
 .PHONY: measure-kernels
 measure-kernels: $(TOOLCHAIN_ID) $(foreach b,$(MEASURE_KERNEL_BOARDS),images/$(b)/MANIFEST)
 	@MEASURE_KERNELS="$(MEASURE_KERNEL_BOARDS)" scripts/measure/kernels.sh
@@ -77,8 +78,12 @@ $(AUDIT612): $(INIT) $(K612_PATCHED) build/kernel-tiny-6.12/.config $(wildcard s
 # Seeded from tiny-6.12's build folder (scripts/board/configure.sh): only
 # the syscall table and the link are made again.
 build/kernel-trim-6.12/.config: $(AUDIT612) build/kernel-tiny-6.12/arch/arm/boot/zImage
+# The flash board (mk/flash.mk) with the same list: images/trim-flash-6.12,
+# seeded from tiny-flash-6.12's folder (for its smallest RAM, docs/trim.md).
+build/kernel-trim-flash-6.12/.config: $(AUDIT612) build/kernel-tiny-flash-6.12/arch/arm/boot/zImage \
+	kernel/configs/vexpress_flash.fragment
 .PHONY: trim-board
-trim-board: $(TOOLCHAIN_ID) images/trim-6.12/MANIFEST
+trim-board: $(TOOLCHAIN_ID) images/trim-6.12/MANIFEST images/trim-flash-6.12/MANIFEST
 
 # The allowlist probe (tests/probe/nosys.c) as /init: every table entry the
 # trimmed kernel's list leaves out must answer ENOSYS (tests/linux-6.12/trim.sh).

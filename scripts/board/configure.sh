@@ -29,6 +29,7 @@
 #         syscall table answers ENOSYS and dead-code elimination drops what
 #         only it used. When the audit wrote no list (it failed closed), the
 #         board is tiny-6.12 untrimmed, and this says why.
+#   trim-flash-6.12  the flash board (below) with the same list
 # The flash board (6.12; mk/flash.mk):
 #   tiny-flash-6.12, base-flash-6.12  tiny and base with
 #         kernel/configs/vexpress_flash.fragment: root on a romfs in the NOR
@@ -49,7 +50,7 @@ case $variant:$KSRC in
 *-6.12:*/linux-6.12 | *-6.12:*/linux-6.12/) ;;
 *-6.12:*) die "$variant needs KSRC=.../build/linux-6.12 (make board LINUX=6.12 sets it)" ;;
 esac
-known="tiny base audit vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12 tiny-xip-6.12 tiny-xip-17-6.12"
+known="tiny base audit vexpress vexpress-trim tiny-6.12 base-6.12 tiny-nodce-6.12 base-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 base-flash-6.12 trim-6.12 trim-flash-6.12 tiny-xip-6.12 tiny-xip-17-6.12"
 case " $known " in
 *" $variant "*) ;;
 *)
@@ -123,8 +124,9 @@ configure() {
 		frags="$TOP/kernel/configs/vexpress_flash.fragment $TOP/kernel/configs/vexpress_xip.fragment $frags"
 		[ "$kind" = tiny-xip ] || frags="$frags $TOP/kernel/configs/vexpress_kram17.fragment"
 		;;
-	trim)
+	trim | trim-flash)
 		trim_config || return 1
+		[ "$kind" = trim ] || frags="$TOP/kernel/configs/vexpress_flash.fragment $frags"
 		;;
 	audit)
 		[ -f "$audit_fragment" ] || { echo "no $audit_fragment: run 'make audit'"; return 1; }
@@ -149,6 +151,7 @@ configure() {
 case $variant in
 vexpress-trim) seed=$TOP/build/kernel-vexpress ;;
 trim-6.12) seed=$TOP/build/kernel-tiny-6.12 ;;
+trim-flash-6.12) seed=$TOP/build/kernel-tiny-flash-6.12 ;;
 tiny-xip-6.12) seed=$TOP/build/kernel-tiny-flash-6.12 ;;
 tiny-xip-17-6.12) seed=$TOP/build/kernel-tiny-xip-6.12 ;;
 *) seed= ;;
@@ -158,7 +161,7 @@ if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$seed/vmlinux" ]; then
 	cp -a "$seed/." "$out/"
 fi
 phase configure "configure-$variant" configure
-if [ "$kind" = trim ]; then
+if [ "$kind" = trim ] || [ "$kind" = trim-flash ]; then
 	if [ -f "$out/syscall.allow" ]; then
 		echo "  allowlist  $(grep -vc '^#' "$out/syscall.allow") syscalls kept (build/audit-6.12/syscall.allow)"
 	else

@@ -44,7 +44,7 @@
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 VARIANT RAM_MIB NAME [SERVES]" >&2; exit 2; }
 VARIANT=$1 RAM=$2 name=$3 serves=${4:-1}
-case $VARIANT in tiny | base | audit | vexpress | vexpress-trim | tiny*-6.12 | base*-6.12 | trim-6.12) ;; *) echo "measure-boot: VARIANT must be tiny, base, audit, vexpress, vexpress-trim or a -6.12 board" >&2; exit 2 ;; esac
+case $VARIANT in tiny | base | audit | vexpress | vexpress-trim | tiny*-6.12 | base*-6.12 | trim*-6.12) ;; *) echo "measure-boot: VARIANT must be tiny, base, audit, vexpress, vexpress-trim or a -6.12 board" >&2; exit 2 ;; esac
 [[ $RAM =~ ^[0-9]+(\.[0-9]+)?$|^[0-9]+K$ ]] || { echo "measure-boot: bad RAM '$RAM'" >&2; exit 2; }
 [[ $serves =~ ^[0-9]+$ ]] || { echo "measure-boot: bad SERVES '$serves'" >&2; exit 2; }
 

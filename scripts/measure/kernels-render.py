@@ -23,6 +23,7 @@ LABELS = {
     "tiny-slub-6.12": "6.12 (DCE), SLUB_TINY=n<br>splice=n",
     "tiny-flash-6.12": "6.12 (DCE), files on flash<br>splice=n",
     "trim-6.12": "6.12 (DCE), only init's syscalls<br>splice=n",
+    "trim-flash-6.12": "6.12 (DCE), files on flash, only init's syscalls<br>splice=n",
 }
 
 # (key, row title, unit), in table order
@@ -50,6 +51,7 @@ COMPARISONS = [
     ("slub-tiny-6.12", "SLUB_TINY=y against n (6.12 tiny)"),
     ("flash-6.12", "the flash board's MTD, CFI flash and romfs (6.12 tiny)"),
     ("trim-6.12", "the syscall table cut to init's calls (6.12 tiny, CONFIG_SYSCALL_ALLOWLIST)"),
+    ("trim-flash-6.12", "the same list on the flash board (6.12 tiny-flash)"),
 ]
 
 

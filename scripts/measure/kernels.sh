@@ -15,6 +15,7 @@
 #   trim-6.12       tiny-6.12 with the syscall table cut to the calls the
 #                   audit proves init makes (CONFIG_SYSCALL_ALLOWLIST,
 #                   docs/trim.md)
+#   trim-flash-6.12 the flash board with the same list
 # Figures per column: vmlinux text/data/bss, zImage (sizes.sh); the
 # Memory: line, free RAM after boot and after MEASURE_SERVES fetches at
 # -m MEASURE_RAM (boot.sh, one boot); the smallest -m that boots and serves
@@ -29,7 +30,7 @@
 #
 # Settings: MEASURE_RAM=32 MEASURE_SERVES=3 MEASURE_MIN_LO=3 MEASURE_MIN_HI=7
 #   MEASURE_MIN_FINE=8 MEASURE_MIN_CLIENTS=64
-#   MEASURE_KERNELS="base tiny ..."   the columns (default all nine)
+#   MEASURE_KERNELS="base tiny ..."   the columns (default all ten)
 #   MEASURE_MIN=0   skip the smallest-RAM search (minutes per column)
 #   MEASURE_OUT=images/measure-kernels   the report (.md, .json)
 # Logs: build/logs/measure-kernels/, consoles build/logs/qemu/mk-*.log.
@@ -43,7 +44,7 @@ ram=${MEASURE_RAM:-32}
 serves=${MEASURE_SERVES:-3}
 lo=${MEASURE_MIN_LO:-3} hi=${MEASURE_MIN_HI:-7} fine=${MEASURE_MIN_FINE:-8}
 export MEASURE_MIN_CLIENTS=${MEASURE_MIN_CLIENTS:-64}
-boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 trim-6.12}
+boards=${MEASURE_KERNELS:-base tiny base-6.12 tiny-6.12 base-nodce-6.12 tiny-nodce-6.12 tiny-slub-6.12 tiny-flash-6.12 trim-6.12 trim-flash-6.12}
 out=${MEASURE_OUT:-$TOP/images/measure-kernels}
 work=$TOP/build/measure-kernels
 lg=measure-kernels
@@ -84,7 +85,8 @@ do_bloat() {
 		bloat dce-6.12 tiny-nodce-6.12 tiny-6.12 &&
 		bloat slub-tiny-6.12 tiny-slub-6.12 tiny-6.12 &&
 		bloat flash-6.12 tiny-6.12 tiny-flash-6.12 &&
-		bloat trim-6.12 tiny-6.12 trim-6.12
+		bloat trim-6.12 tiny-6.12 trim-6.12 &&
+		bloat trim-flash-6.12 tiny-flash-6.12 trim-flash-6.12
 }
 # A board that does not serve is a warning: the report still comes out.
 do_boot() {
