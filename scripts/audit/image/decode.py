@@ -310,10 +310,20 @@ class Code:
                 i = k
                 continue
             cond = COND_ALIAS.get(ins.cond, ins.cond)
+            if cond is not None and ins.writes("r15"):
+                # a conditional return or jump (musl's `popne {r4, r7, pc}`):
+                # falling through from it, it did not run
+                if not sets_flags(ins):
+                    known = COMPLEMENT.get(cond)
+                i = k
+                continue
             if ins.writes(r) and not (known and cond == COMPLEMENT.get(known)):
                 self._eval(k, ins, r, out, work, budget)
                 if cond is None or cond == known:
                     return
+                # before it, the value matters only where its condition
+                # failed: `movne r7, #145; ...; moveq r7, #3` is decided
+                known = COMPLEMENT.get(cond)
             if sets_flags(ins):
                 known = None
             i = k
