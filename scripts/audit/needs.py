@@ -29,7 +29,8 @@ PROGRAM    what each program calls, whatever produced it:
            sites unresolved) is marked INCOMPLETE in the report and the
            fragment: it may need more than they list.
            A gated syscall with no use record, or whose argument is null, has
-           its argument unknown: the row's options all count ("keep"). The
+           its argument unknown (a null among the values: known on some
+           paths, not on others; the known values count as resolved): the row's options all count ("keep"). The
            enabling side adds them only for rows that say "add" (clock ids:
            POSIX_TIMERS); for the others (socket families, fcntl commands,
            where an unknown value could need any of thirty options) the
@@ -119,12 +120,14 @@ def program_needs(prog, kmap):
             mine = [u for u in uses if u["syscall"] == n]
             vals = [(u.get("args") or {}).get(str(row["arg"])) for u in mine] or [None]
             for v, u in zip(vals, mine or [None]):
-                opts, note = gates.needed(row, v)
-                if u is not None:
-                    note += " at " + u.get("at", "?")
-                for opt in opts:
-                    out.setdefault(opt, []).append(
-                        (n, note, None if v is not None else ("add" if row["add"] else "report")))
+                at = "" if u is None else " at " + u.get("at", "?")
+                known = [x for x in v or [] if x is not None]
+                parts = ([(known, None)] if known else []) + (
+                    [(None, "add" if row["add"] else "report")] if v is None or None in v else [])
+                for vs, how in parts:
+                    opts, note = gates.needed(row, vs)
+                    for opt in opts:
+                        out.setdefault(opt, []).append((n, note + at, how))
     return out
 
 

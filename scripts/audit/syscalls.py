@@ -1323,8 +1323,10 @@ def gated_uses(prog, sites, names, rows):
     number is: the values r0 (r1...) may hold at the svc, searched backwards
     through the function and, from an argument register at its entry, at
     every direct call of it (a libc wrapper's caller). [{"syscall", "at",
-    "args": {"0": [values] or None}}]; None is not known (a search that did
-    not end on constants everywhere). None without KMAP (no gate table):
+    "args": {"0": [values] or None}}]: the constants found, with a None
+    among them when some path did not end on a constant (musl's socket()
+    gets AF_UNIX from openlog and a variable from the program), or None
+    when no path did. None without KMAP (no gate table):
     every argument then counts as unknown (audit/needs.py)."""
     if rows is None:
         return None
@@ -1341,7 +1343,7 @@ def gated_uses(prog, sites, names, rows):
         args = {}
         for k in sorted(set().union(*(wanted[n] for n in hit))):
             vals, why, _ = prog.values(i, "r%d" % k)
-            args[str(k)] = None if why or not vals else sorted(vals)
+            args[str(k)] = None if not vals else sorted(vals) + ([None] if why else [])
         s["args"] = args
         for name in hit:
             out.append({"syscall": name, "at": "%#x in %s" % (s["addr"], s["func"]),

@@ -5,11 +5,12 @@
 # CLOCK_MONOTONIC, AF_UNIX is registered under UNIX, epoll under EPOLL,
 # futex under FUTEX and COMPAT_32BIT_TIME); audit/syscalls.py --kmap
 # resolves the clock id and the family at each site of the programs of
-# tests/host/audit/gates.S; audit/report.py writes the =n side against a
+# tests/host/audit/gates.S (a family known at one call of a wrapper and
+# not at the other counts both ways); audit/report.py writes the =n side against a
 # config with everything on, audit/needs.py the =y side against one with
 # only NET and INET (tiny's shape).
 . "$(dirname "$0")/../lib/common.sh"
-echo 1..16
+echo 1..18
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/audit-gates.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tree=$TOP/tests/host/audit/minitree
@@ -35,7 +36,7 @@ sys.exit(got != sys.argv[3:])' "$tmp/g$1.json" "${@:2}"
 }
 kept() { ! grep -qx "# CONFIG_$2 is not set" "$tmp/g$1.off"; }
 added() { grep -qx "CONFIG_$2=y" "$tmp/g$1.on"; }
-for c in 1 2 3 4 5; do side "$c" || echo "# case $c: the audit failed"; done
+for c in 1 2 3 4 5 6; do side "$c" || echo "# case $c: the audit failed"; done
 
 check "kmap: the clock row from posix-stubs.c: REALTIME and MONOTONIC free, any other clock POSIX_TIMERS" \
 	python3 -c 'import json, sys
@@ -70,6 +71,11 @@ check "epoll_wait called: EPOLL kept on (=n side), turned off when not called" \
 check "an unknown family: reported UNRESOLVED, UNIX not added" \
 	bash -c "grep -q '^# UNRESOLVED, not added: g5: socket (address family not resolved.*CONFIG_UNIX' '$tmp/g5.on' &&
 		! grep -q '=y' '$tmp/g5.on'"
+check "a wrapper's family known at one call, not at the other: AF_UNIX and null" \
+	arg 6 socket '{"0": [1, null]}'
+check "known at one call: UNIX=y added, and the unknown call reported UNRESOLVED" \
+	bash -c "grep -qx CONFIG_UNIX=y '$tmp/g6.on' &&
+		grep -q '^# UNRESOLVED, not added: g6: socket (address family not resolved' '$tmp/g6.on'"
 # The image mode's shape, and a names file (no arguments: unknown).
 echo '{"program": "img", "syscalls": ["socket", "clock_gettime64"],
  "uses": [{"syscall": "socket", "args": {"0": [1]}, "at": "libc"},

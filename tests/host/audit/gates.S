@@ -6,6 +6,7 @@
 @   3  clock_gettime64(CLOCK_REALTIME), (CLOCK_MONOTONIC): the stub's clocks
 @   4  socket(AF_UNIX) and socket(AF_INET) at svc sites, epoll_wait, futex
 @   5  socket with the family from the stack: not known
+@   6  socket through a wrapper, AF_UNIX at one call and the stack at the other
 	.syntax unified
 	.arm
 	.text
@@ -47,6 +48,12 @@ _start:
 	mov	r7, #281
 	svc	#0
 .endif
+.if CASE == 6
+	mov	r0, #1
+	bl	sock
+	ldr	r0, [sp]
+	bl	sock
+.endif
 	mov	r0, #0
 	mov	r7, #248
 	svc	#0
@@ -63,6 +70,16 @@ gettime:
 	pop	{r7, pc}
 	.ltorg
 	.size gettime, .-gettime
+
+@ sock(family): socket's wrapper, the family in r0
+	.type sock, %function
+sock:
+	push	{r7, lr}
+	mov	r1, #1
+	mov	r7, #281
+	svc	#0
+	pop	{r7, pc}
+	.size sock, .-sock
 
 	.bss
 buf:	.space	16
