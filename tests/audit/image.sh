@@ -29,7 +29,7 @@ ktree=build/linux-6.1
 config=build/kernel-vexpress/.config
 PROGS="lighttpd nginx curl busybox pv cat cp dd sha256sum dropbearkey"
 n=$(echo "$PROGS" | wc -w)
-echo "1..$((n * 3 + 3))"
+echo "1..$((n * 3 + 6))"
 rc=0
 scripts/corpus/debian-image.sh "$img" >/dev/null || rc=$?
 if [ "$rc" != 0 ]; then
@@ -38,6 +38,9 @@ if [ "$rc" != 0 ]; then
 		for c in "names written" "accounted for" "recall 100%"; do ok "image: $p: $c # skip $why"; done
 	done
 	for c in folder tar cpio.gz; do ok "image: fail closed without libc.so.6 ($c) # skip $why"; done
+	ok "image: splice across the PLT: lighttpd's sendfile64 reaches its ENOSYS compare # skip $why"
+	ok "image: splice across the PLT: lighttpd's CGI splice has no ENOSYS compare # skip $why"
+	ok "image: splice across the PLT: no 'fallback' for a stripped program # skip $why"
 	exit 0
 fi
 mkdir -p "$out"
@@ -76,6 +79,40 @@ for p in $PROGS; do
 		ok "image: $p: recall 100% against its trace # skip no trace ($traces/$p.trace.names: tests/audit/debian.sh writes it)"
 	fi
 done
+
+# The splice verdict across the PLT (image/splice.py): lighttpd's CGI body
+# goes through chunkqueue_append_splice_pipe_tempfile(), whose splice has no
+# ENOSYS fallback (issue 39, read in lighttpd 1.4.69's chunk.c): the walk
+# must find no ENOSYS compare there. The walk does cross the PLT: lighttpd's
+# network_write_file_chunk_sendfile() tests errno for ENOSYS after
+# sendfile64 and falls back to read/write (the walk finds `cmp r3, #38`,
+# whose branch reaches read and write through the PLT). These programs are
+# stripped, so no call gets "fallback" (no function boundaries, as in the
+# static mode).
+verdict() {
+	/usr/bin/python3 - "$out/syscalls.json" "$1" <<'PY'
+import json, sys
+reps = json.load(open(sys.argv[1]))
+calls = [(r["elf"], c) for r in reps for s in r["splice_family"] for c in s["calls"]]
+for elf, c in calls if sys.argv[2] == "cgi" else ():
+    print("#   %s: %s at %s in %s: %s (%s)" % (elf.rsplit("/", 1)[-1], "/".join(c["syscalls"]),
+          hex(c["call"]) if c["call"] else "-", c["caller"], c["verdict"], c["why"][:120]))
+if sys.argv[2] == "compare":
+    ok = any(elf.endswith("/lighttpd") and any(
+             k["insn"] == "cmp r3, #38" and {"read", "write"} <= set(k["leads_to"])
+             for k in c["compares"]) for elf, c in calls)
+elif sys.argv[2] == "cgi":
+    ok = any(elf.endswith("/lighttpd") and c["caller"].startswith(
+             "chunkqueue_append_splice_pipe_tempfile") and c["verdict"] == "no fallback proven"
+             and "never reaches a compare with ENOSYS" in c["why"] for elf, c in calls)
+else:
+    ok = bool(calls) and all(c["verdict"] != "fallback" for _, c in calls)
+sys.exit(0 if ok else 1)
+PY
+}
+check "image: splice across the PLT: lighttpd's sendfile64 reaches its ENOSYS compare" verdict compare
+check "image: splice across the PLT: lighttpd's CGI splice has no ENOSYS compare" verdict cgi
+check "image: splice across the PLT: no 'fallback' for a stripped program" verdict stripped
 
 # An image whose loader would not find libc.so.6: fail closed.
 b=$out/broken

@@ -22,7 +22,7 @@ import pickle
 import sys
 import time
 
-from . import dlopen as dl, elfobj, loader, reach, rootfs
+from . import dlopen as dl, elfobj, loader, reach, rootfs, splice
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPLICE = ("sendfile", "sendfile64", "splice", "tee", "vmsplice")
@@ -137,6 +137,9 @@ def main(argv):
         nums, unresolved, nsites, vdso = pr.syscalls(names)
         used |= set(pr.index)
         r = report(pr, nums, unresolved, nsites, vdso, names)
+        sp = splice.verdicts(pr, os.path.join(fs.root, p[1:]), names, nums)
+        if sp:
+            r["splice_family"] = sp
         reports.append(r)
         prog = label(p, chosen)
         with open(os.path.join(out, prog + ".names"), "w") as f:

@@ -112,6 +112,30 @@ class Program:
                 if n:
                     self.push(n, ((i, ri), key[0]))
 
+    def reachable_numbers(self, key):
+        """The svc numbers reachable from the definition KEY binds to (a
+        summary of an imported function), with the wrappers' constants."""
+        start = self.bind(key)
+        if start is None:
+            return set()
+        seen, work, nums = {start}, [start], set()
+        while work:
+            i, ri = work.pop()
+            o = self.objs[i]
+            for a, consts, args, unknown in o["svc"].get(ri, ()):
+                nums.update(consts)
+            nxt = [(i, rj) for rj in o["edges"].get(ri, ())]
+            nxt += [n for n in (self.bind(k) for k in o["imp_edges"].get(ri, ())) if n]
+            for n in nxt:
+                if n not in seen:
+                    seen.add(n)
+                    work.append(n)
+        return nums
+
+    def other_callers(self, fn):
+        from . import splice
+        return splice.other_callers(self, fn)
+
     def exported_live(self, names):
         """{name: object path} of the functions NAMES that are reachable."""
         out = {}
