@@ -21,7 +21,14 @@ scripts/audit/audit.sh does) and prints TAP lines:
     family has none in its static set; a program with a fallback may go
     either way (kept on is sound, only less precise: said in the line);
   - fragment: no option gating a traced syscall is turned off by it
-    (SYSCALL_SPLICE excepted for a program whose source falls back).
+    (SYSCALL_SPLICE excepted for a program whose source falls back);
+  - two-sided (issue 39, item 3): the =y side audit/needs.py writes from the
+    audit's answer against the tiny board (TINY_CONFIG in the environment,
+    default build/kernel-tiny/.config) turns on every option the trace needs
+    there (scripts/corpus/debian-product.py: the traced syscalls'
+    requires, and the arguments qemu printed: clocks, families, fcntl
+    commands, namespace bits); the splice family left out when the audit
+    proved a fallback. Skipped when TINY_CONFIG is missing.
 The static set is the one the fragment is made from: pruned for the
 audited kernel (audit/syscalls.py --kmap), as scripts/audit/audit.sh runs it.
 Precision (traced / static) is printed per program, with and without that
@@ -157,7 +164,41 @@ def check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr):
             need.setdefault(opt, []).append(s)
     res["fragment_breaks"] = need
     res["verdict"] = a["verdict"]
+    res["two_sided"] = two_sided(name, a, traced, strace, outdir)
     return res
+
+
+TINY = {}
+
+
+def tiny_kmap(ktree, outdir):
+    """(kmap path, config) for the tiny board, made once; None without it."""
+    config = os.environ.get("TINY_CONFIG", "build/kernel-tiny/.config")
+    if not os.path.exists(config):
+        return None
+    if "kmap" not in TINY:
+        TINY["kmap"] = os.path.join(outdir, "kmap-tiny.json")
+        run([os.path.join(HERE, "..", "audit", "kmap.py"), ktree, "--config", config],
+            TINY["kmap"])
+    return TINY["kmap"], config
+
+
+def two_sided(name, a, traced, strace, outdir):
+    """(ok, line) of the =y side's check, or None (skipped: no tiny config)."""
+    t = TINY.get("args")
+    if t is None:
+        return None
+    kmap_tiny, config = t
+    frag = os.path.join(outdir, name + ".needs.fragment")
+    run([os.path.join(HERE, "..", "audit", "needs.py"), kmap_tiny, config, frag,
+         os.path.join(outdir, name + ".syscalls.json")], os.path.join(outdir, name + ".needs.txt"))
+    names = os.path.join(outdir, name + ".trace.names")
+    with open(names, "w") as f:
+        for n in sorted(traced - (SPLICE if a["verdict"] == "fallback" else set())):
+            f.write(n + "\n")
+    r = subprocess.run([os.path.join(HERE, "debian-product.py"), kmap_tiny, config, names,
+                        strace, frag], stdout=subprocess.PIPE, text=True)
+    return r.returncode == 0, " ".join(ln[2:] for ln in r.stdout.splitlines())
 
 
 def audit(name, elf, ktree, kmap_path, outdir):
@@ -207,6 +248,10 @@ def tap(res):
     cases.append((not fb, "%s: fragment keeps every option the trace needs%s" % (
         n, "; turns off " + ", ".join("%s (%s)" % (o, " ".join(s)) for o, s in sorted(fb.items()))
         if fb else "")))
+    ts = res.get("two_sided")
+    cases.append((True, "%s: two-sided: # skip no tiny config (TINY_CONFIG)" % n) if ts is None
+                 else (ts[0], "%s: two-sided: the =y side against tiny turns on every option "
+                       "the trace needs (%s)" % (n, ts[1])))
     return cases
 
 
@@ -226,6 +271,7 @@ def main(argv):
     with open(kmap_path) as f:
         kmap = json.load(f)
     byname, bynr = table(ktree)
+    TINY["args"] = tiny_kmap(ktree, outdir)
     results, failed = [], 0
     for row in rows:
         res = check(row, ktree, kmap, kmap_path, tracedir, outdir, byname, bynr)

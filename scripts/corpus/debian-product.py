@@ -83,7 +83,7 @@ def main(argv):
     tiny = on_in(tiny_p)
     frag = on_in(frag_p)
     result = on_in(argv[6]) if len(argv) == 7 else None
-    prog = os.path.basename(names_p).split(".")[0]
+    prog = re.sub(r"(\.trace)?\.names$", "", os.path.basename(names_p))
     off = {o: w for o, w in need.items() if o not in tiny}
     print("# %s: needs on tiny: %s" % (prog, " ".join(
         "%s (%s)" % (o, " ".join(sorted(w))) for o, w in sorted(off.items())) or "nothing"))

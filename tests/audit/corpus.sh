@@ -7,8 +7,9 @@
 # work: bytes by sha256, status codes), then scripts/corpus/check.py audits
 # it against the kernel users start from (vexpress_defconfig + EXPERT, the
 # series applied: CONFIG_SYSCALL_SPLICE=y, MULTIUSER=y) and checks recall,
-# the splice verdict against the source's ground truth, and the fragment.
-# Four cases per program; precision is printed ("# name: precision ...").
+# the splice verdict against the source's ground truth, the fragment, and
+# the fragment's other side against the tiny board (issue 39, item 3).
+# Five cases per program; precision is printed ("# name: precision ...").
 # Results: build/corpus-audit/results.json.
 set -u
 # shellcheck source=tests/lib/common.sh
@@ -17,7 +18,7 @@ cd "$TOP" || exit 1
 truth=tests/audit/corpus.txt
 config=build/kernel-vexpress/.config
 names=$(grep -v '^#' "$truth" | awk 'NF { print $1 }')
-echo "1..$(($(echo "$names" | wc -w) * 4))"
+echo "1..$(($(echo "$names" | wc -w) * 5))"
 for f in "$config" build/linux-6.1/arch/arm/tools/syscall.tbl build/rootfs/srv/test.bin; do
 	[ -f "$f" ] || { echo "missing $f (make test-audit builds it)"; exit 1; }
 done
@@ -33,7 +34,7 @@ for n in $names; do
 		traced+=("$n")
 	else
 		not_ok "$n: traced doing real work under qemu-arm -strace"
-		for c in recall "splice verdict" fragment; do not_ok "$n: $c (no trace)"; done
+		for c in recall "splice verdict" fragment two-sided; do not_ok "$n: $c (no trace)"; done
 	fi
 done
 [ ${#traced[@]} -gt 0 ] || exit 1
