@@ -67,7 +67,7 @@ phase kmap "audit-kmap$sfx" sh -c '"$1" "$2" --config "$3" >"$4"' _ \
 if [ -n "$image" ]; then
 	echo "audit: the image $image (programs: ${AUDIT_PROGRAMS:-every executable}), against $config"
 	phase image "audit-image$sfx" "$TOP/scripts/audit/audit-image.py" "$image" --out "$out" \
-		--ktree "$ktree" ${AUDIT_PROGRAMS:+--programs "$AUDIT_PROGRAMS"}
+		--ktree "$ktree" --kmap "$out/kmap.json" ${AUDIT_PROGRAMS:+--programs "$AUDIT_PROGRAMS"}
 	sed 's/^/  /' "$LOGS/audit-image$sfx.log"
 else
 	echo "audit: $(echo "$elfs" | wc -w) program(s): $elfs, against $config"

@@ -14,7 +14,9 @@
 #     not log ARM private calls, so the trace has none; precision printed).
 # And fail closed: the same image without libc.so.6, as a folder, a tar and
 # a cpio.gz: the loader would not find it, so report.py says FAIL CLOSED,
-# names it, and the fragment sets nothing.
+# names it, and the fragment sets nothing. A static program in an image
+# (the board's init) gets the static mode's audit: its names file is
+# syscalls.py --names's, with the same kmap.
 # The analysis of each object is cached by content under
 # build/audit-image-test/cache/: the first run reads the image's 450 ELF
 # objects (about a minute on 2 cores), a run after that only links.
@@ -29,7 +31,7 @@ ktree=build/linux-6.1
 config=build/kernel-vexpress/.config
 PROGS="lighttpd nginx curl busybox pv cat cp dd sha256sum dropbearkey"
 n=$(echo "$PROGS" | wc -w)
-echo "1..$((n * 3 + 6))"
+echo "1..$((n * 3 + 7))"
 rc=0
 scripts/corpus/debian-image.sh "$img" >/dev/null || rc=$?
 if [ "$rc" != 0 ]; then
@@ -41,6 +43,7 @@ if [ "$rc" != 0 ]; then
 	ok "image: splice across the PLT: lighttpd's sendfile64 reaches its ENOSYS compare # skip $why"
 	ok "image: splice across the PLT: lighttpd's CGI splice has no ENOSYS compare # skip $why"
 	ok "image: splice across the PLT: no 'fallback' for a stripped program # skip $why"
+	ok "image: a static program is audited by the static mode # skip $why"
 	exit 0
 fi
 mkdir -p "$out"
@@ -135,3 +138,20 @@ closed() {
 check "image: fail closed without libc.so.6 (folder)" closed folder "$b/root"
 check "image: fail closed without libc.so.6 (tar)" closed tar "$b/root.tar"
 check "image: fail closed without libc.so.6 (cpio.gz)" closed cpio "$b/root.cpio.gz"
+
+static_same() {
+	local s=$out/static
+	rm -rf "$s" && mkdir -p "$s/root/sbin" && cp "$1" "$s/root/sbin/init" &&
+		scripts/audit/audit-image.py "$s/root" --out "$s/out" --ktree "$ktree" \
+			--kmap "$out/kmap.json" >"$s/audit.txt" 2>&1 &&
+		python3 scripts/audit/syscalls.py --ktree "$ktree" --kmap "$out/kmap.json" --names "$1" \
+			>"$s/static.names" && diff "$s/static.names" "$s/out/init.names" >"$s/diff" ||
+		{ sed 's/^/#   /' "$s/audit.txt" "$s/diff" 2>/dev/null | head -n 8; return 1; }
+	echo "# init: $(wc -l <"$s/out/init.names") syscalls, as syscalls.py --names says"
+}
+init=build/app/arm/init.unstripped
+if [ -f "$init" ]; then
+	check "image: a static program is audited by the static mode" static_same "$init"
+else
+	ok "image: a static program is audited by the static mode # skip no $init (make board builds it)"
+fi

@@ -1,7 +1,8 @@
 """image/main.py: `make audit IMAGE=PATH`'s command line (scripts/audit/audit-image.py).
 
 Usage:
-  audit-image.py IMAGE --out DIR [--ktree KTREE] [--programs 'P1 P2'] [--jobs N]
+  audit-image.py IMAGE --out DIR [--ktree KTREE] [--kmap KMAP] [--programs 'P1 P2']
+                 [--jobs N]
 
 IMAGE       the root filesystem: a folder, a cpio, cpio.gz or tar
 --out       the output folder: PROG.names per program (one syscall a line),
@@ -10,6 +11,9 @@ IMAGE       the root filesystem: a folder, a cpio, cpio.gz or tar
             cache/ (each object's analysis, by content)
 --programs  image paths or names of the programs that are the product
             (default: every executable of the image)
+--kmap      kmap.json (scripts/audit/kmap.py): a static program of the image is
+            audited by the static mode (scripts/audit/syscalls.py), which
+            prunes for the target kernel with it
 --jobs      processes for the analysis (default: the number of CPUs)
 
 Prints one line per program. Exit status 0; 2 on bad input.
@@ -72,6 +76,7 @@ def main(argv):
     image = out = None
     ktree = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build/linux-6.1")
     programs = None
+    kmap_path = None
     jobs = os.cpu_count() or 1
     while args:
         a = args.pop(0)
@@ -81,6 +86,8 @@ def main(argv):
             ktree = args.pop(0)
         elif a == "--programs" and args:
             programs = args.pop(0).split()
+        elif a == "--kmap" and args:
+            kmap_path = args.pop(0)
         elif a == "--jobs" and args:
             jobs = int(args.pop(0))
         elif a.startswith("-") or image:
@@ -131,7 +138,18 @@ def main(argv):
     for p in chosen:
         o = facts[p]
         if not o["interp"]:
-            notes.append("%s: static: audit it with AUDIT_ELFS= (scripts/audit/syscalls.py)" % p)
+            # a static program: the static mode's audit, as AUDIT_ELFS= runs it
+            r = static_report(static, p, os.path.join(fs.root, p[1:]), ktree, kmap_path)
+            reports.append(r)
+            write_names(os.path.join(out, label(p, chosen) + ".names"), r)
+            summary["programs"][label(p, chosen)] = {
+                "path": p, "objects": [p], "static": True,
+                "syscalls": {s["name"]: {} for s in r["syscalls"]},
+                "unaccounted": r["unaccounted"], "unresolved": r["unresolved"]}
+            print("%s: static: %d svc sites, %d syscalls (scripts/audit/syscalls.py)%s" % (
+                p, r["svc_sites"], len(r["syscalls"]), "; FAIL CLOSED: %d unresolved, %d "
+                "unaccounted" % (len(r["unresolved"]), len(r["unaccounted"]))
+                if r["unresolved"] or r["unaccounted"] else ""))
             continue
         pr = reach.Program(p, ld, analyse, shared).run()
         nums, unresolved, nsites, vdso = pr.syscalls(names)
@@ -142,8 +160,7 @@ def main(argv):
             r["splice_family"] = sp
         reports.append(r)
         prog = label(p, chosen)
-        with open(os.path.join(out, prog + ".names"), "w") as f:
-            f.write("".join(s["name"] + "\n" for s in r["syscalls"]))
+        write_names(os.path.join(out, prog + ".names"), r)
         summary["programs"][prog] = {
             "path": p, "objects": [x["path"] for x in pr.objs], "dlopen": pr.dlopened,
             "syscalls": {s["name"]: {"through": s["through"], "path": s["path"]}
@@ -178,6 +195,24 @@ def main(argv):
     for n in notes:
         print("note: " + n)
     return 0
+
+
+def write_names(path, r):
+    """PROGRAM.names: one syscall a line, sorted, as syscalls.py --names."""
+    with open(path, "w") as f:
+        f.write("".join(n + "\n" for n in sorted({s["name"] for s in r["syscalls"]})))
+
+
+def static_report(static, p, host, ktree, kmap_path):
+    """The static mode's report of the static program P (image path),
+    with its pruning for the target when KMAP_PATH is given."""
+    kmap = None
+    if kmap_path:
+        with open(kmap_path) as f:
+            kmap = json.load(f)
+    r = static.audit(host, ktree, False, kmap)
+    r["elf"] = p
+    return r
 
 
 def select(execs, scripts, programs, facts):
