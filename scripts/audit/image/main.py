@@ -26,24 +26,25 @@ import pickle
 import sys
 import time
 
-from . import dlopen as dl, elfobj, loader, reach, rootfs, splice
+from . import dlopen as dl, elfobj, link, loader, reach, rootfs, splice
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPLICE = ("sendfile", "sendfile64", "splice", "tee", "vmsplice")
 
 
-def code_id():
-    """What the cache is keyed on beside an object's content: the code of
-    the analysis itself (elfobj.py, decode.py), so a change to it is never
-    answered from an old cache."""
+def code_id(mods):
+    """What a cache entry is keyed on beside its inputs: the code that made
+    it, so a change to that code is never answered from an old cache."""
     h = hashlib.sha1()
-    for m in (elfobj, elfobj.decode):
+    for m in mods:
         with open(m.__file__, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
 
 
-CODE_ID = code_id()
+CODE_ID = code_id((elfobj, elfobj.decode))      # one object's analysis
+VERDICT_ID = code_id((elfobj, elfobj.decode, reach, link, splice, splice.audit_flow,
+                      splice.static))           # the splice verdicts of a program
 
 
 def _analyse(args):
@@ -54,16 +55,36 @@ def _analyse(args):
     try:
         with open(cp, "rb") as f:
             o = pickle.load(f)
-            o["path"] = image_path
+            o["path"], o["sha1"] = image_path, h
             return image_path, o, True
     except (OSError, EOFError, pickle.UnpicklingError):
         pass
     o = elfobj.analyse(host, image_path)
+    o["sha1"] = h
     tmp = cp + ".%d" % os.getpid()
     with open(tmp, "wb") as f:
         pickle.dump(o, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, cp)
     return image_path, o, False
+
+
+def splice_verdicts(pr, host, names, nums, cache):
+    """splice.verdicts, cached by what decides them: the program and every
+    object it loads (by content), the names, and the code."""
+    h = hashlib.sha1(("%s %s" % (sorted(o["sha1"] for o in pr.objs),
+                                    sorted(nums))).encode())
+    h.update(json.dumps(sorted(names.items())).encode())
+    cp = os.path.join(cache, "splice-%s-%s.json" % (h.hexdigest(), VERDICT_ID))
+    try:
+        with open(cp) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        pass
+    v = splice.verdicts(pr, host, names, nums)
+    with open(cp + ".tmp", "w") as f:
+        json.dump(v, f)
+    os.replace(cp + ".tmp", cp)
+    return v
 
 
 def usage():
@@ -119,7 +140,7 @@ def main(argv):
             cached += hit
     t_an = time.time()
     for f in os.listdir(os.path.join(out, "cache")):
-        if not f.endswith("-%s.pickle" % CODE_ID):   # an older analysis's
+        if not f.endswith(("-%s.pickle" % CODE_ID, "-%s.json" % VERDICT_ID)):  # older code's
             os.unlink(os.path.join(out, "cache", f))
 
     def analyse(p):
@@ -155,7 +176,8 @@ def main(argv):
         nums, unresolved, nsites, vdso = pr.syscalls(names)
         used |= set(pr.index)
         r = report(pr, nums, unresolved, nsites, vdso, names)
-        sp = splice.verdicts(pr, os.path.join(fs.root, p[1:]), names, nums)
+        sp = splice_verdicts(pr, os.path.join(fs.root, p[1:]), names, nums,
+                             os.path.join(out, "cache"))
         if sp:
             r["splice_family"] = sp
         reports.append(r)
