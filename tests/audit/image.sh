@@ -31,7 +31,7 @@ ktree=build/linux-6.1
 config=build/kernel-vexpress/.config
 PROGS="lighttpd nginx curl busybox pv cat cp dd sha256sum dropbearkey"
 n=$(echo "$PROGS" | wc -w)
-echo "1..$((n * 3 + 7))"
+echo "1..$((n * 3 + 8))"
 rc=0
 scripts/corpus/debian-image.sh "$img" >/dev/null || rc=$?
 if [ "$rc" != 0 ]; then
@@ -44,6 +44,7 @@ if [ "$rc" != 0 ]; then
 	ok "image: splice across the PLT: lighttpd's CGI splice has no ENOSYS compare # skip $why"
 	ok "image: splice across the PLT: no 'fallback' for a stripped program # skip $why"
 	ok "image: a static program is audited by the static mode # skip $why"
+	ok "image: fail closed: /etc/ld.so.preload names a library not in the image # skip $why"
 	exit 0
 fi
 mkdir -p "$out"
@@ -138,6 +139,21 @@ closed() {
 check "image: fail closed without libc.so.6 (folder)" closed folder "$b/root"
 check "image: fail closed without libc.so.6 (tar)" closed tar "$b/root.tar"
 check "image: fail closed without libc.so.6 (cpio.gz)" closed cpio "$b/root.cpio.gz"
+
+# /etc/ld.so.preload: glibc loads it into every program (elf/rtld.c); one
+# that names a library the image lacks fails closed, one it has is loaded.
+preload() {
+	local p=$b/pre
+	rm -rf "$p" && cp -a "$b/root" "$p" && mkdir -p "$p/etc" &&
+		cp "$img/lib/arm-linux-gnueabi/libc.so.6" "$p/lib/arm-linux-gnueabi/" &&
+		cp "$img/lib/arm-linux-gnueabi/libz.so.1.2.13" "$p/lib/arm-linux-gnueabi/libz.so.1" &&
+		echo "libz.so.1 libnothere.so" >"$p/etc/ld.so.preload" &&
+		scripts/audit/audit-image.py "$p" --out "$b/out/pre" --ktree "$ktree" >"$b/pre.txt" 2>&1 &&
+		grep -q 'FAIL CLOSED: /etc/ld.so.preload names libnothere.so: not found' "$b/pre.txt" &&
+		grep -q '"/lib/arm-linux-gnueabi/libz.so.1"' "$b/out/pre/image.json" ||
+		{ sed 's/^/#   /' "$b/pre.txt"; return 1; }
+}
+check "image: fail closed: /etc/ld.so.preload names a library not in the image" preload
 
 static_same() {
 	local s=$out/static

@@ -95,6 +95,10 @@ def analyse(host_path, image_path):
                 o["runpath"] += t.runpath.split(":")
             else:
                 tags[k] = t.entry.d_val
+    for k in ("DT_FILTER", "DT_AUXILIARY"):
+        if k in tags:
+            o["problems"].append(("dynamic", "%s: a filter library, which the audit does not "
+                                  "follow" % k))
     if len(exec_segs) != 1:
         if exec_segs:
             o["problems"].append(("code", "%d executable segments (one expected)" %

@@ -71,6 +71,10 @@ class Loader:
         self.analyse = analyse   # image path -> object facts (elfobj)
         self.conf = ld_so_conf(fs)
         self.musl_path = None
+        pre = fs.read("/etc/ld.so.preload")
+        self.preload = [] if pre is None else [
+            w for line in pre.decode("latin-1").splitlines()
+            for w in line.split("#")[0].replace(":", " ").split()]
         for p in fs.walk():
             if p.startswith("/etc/ld-musl-") and p.endswith(".path"):
                 data = fs.read(p).decode("latin-1")
@@ -115,6 +119,15 @@ class Loader:
         flavour = "musl" if root["interp"] and "musl" in root["interp"] else "glibc"
         order, by_real, sonames = [], {}, {}
         queue = [(path, root, [])]
+        # /etc/ld.so.preload: glibc loads these into every program, after it
+        # and before its DT_NEEDED (elf/rtld.c, dl_main: handle_preload_list,
+        # then _dl_map_object_deps with the preloads first in the scope)
+        for n in ([] if flavour == "musl" else self.preload):
+            got = self.find(n, root, [], flavour)
+            if got is None:
+                missing.append("/etc/ld.so.preload names %s: not found in the image" % n)
+            else:
+                queue.append((got[0], self.analyse(got[0]), [root]))
         while queue:
             p, o, parents = queue.pop(0)
             real = self.fs.host(p)

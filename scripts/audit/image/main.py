@@ -30,6 +30,8 @@ from . import dlopen as dl, elfobj, link, loader, reach, rootfs, splice
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPLICE = ("sendfile", "sendfile64", "splice", "tee", "vmsplice")
+RESTARTERS = ("nanosleep", "clock_nanosleep", "clock_nanosleep_time64", "futex",
+              "futex_time64", "poll")
 
 
 def code_id(mods):
@@ -278,6 +280,18 @@ def report(pr, nums, unresolved, nsites, vdso, names):
         if s not in have and s in byname:
             syscalls.append({"nr": byname[s], "name": s, "reached": "vdso",
                              "indirect_hops": None, "through": why[0], "path": [], "sites": 0})
+    # The kernel makes restart_syscall itself: a syscall that answers
+    # -ERESTART_RESTARTBLOCK (a restart block: set_restart_fn() in
+    # kernel/time/hrtimer.c, posix-cpu-timers.c, alarmtimer.c,
+    # kernel/futex/waitwake.c, fs/select.c) and is interrupted by a signal
+    # with no handler is restarted as restart_syscall (arch/arm/kernel/
+    # signal.c do_signal; entry-common.S: `movlt scno, #__NR_restart_syscall`).
+    made = {s["name"] for s in syscalls}
+    why = sorted(made & set(RESTARTERS))
+    if why and "restart_syscall" not in made and "restart_syscall" in byname:
+        syscalls.append({"nr": byname["restart_syscall"], "name": "restart_syscall",
+                         "reached": "kernel", "indirect_hops": None, "path": [], "sites": 0,
+                         "through": "the kernel, restarting %s" % " ".join(why)})
     syscalls.sort(key=lambda s: s["nr"])
     unacc = [{"kind": "dynamic", "why": m} for m in pr.missing]
     seen = set()
