@@ -48,6 +48,7 @@ case ${AUDIT_LINUX:-6.1}:$base in
 	;;
 *) die "audit: AUDIT_LINUX=$AUDIT_LINUX with AUDIT_BASE=$base: use 6.1, or 6.12 with tiny" ;;
 esac
+KMAKE[2]=$TOP/$ktree # Kconfig's checks below run in the audited tree (kbuild.sh: -C KSRC)
 elfs=${AUDIT_ELFS:-build/app/arm/init.unstripped}
 # AUDIT_IMAGE=PATH (make audit IMAGE=PATH): the whole root filesystem (a
 # folder, cpio, cpio.gz or tar) instead, linked as its loader links it
@@ -154,9 +155,8 @@ product_holds() {
 	rm -rf "$t"
 	mkdir -p "$t"
 	cp "$config" "$t/.config"
-	# the audited tree's Kconfig (KMAKE's -C is build/linux-6.1 unless KSRC says)
 	{ "$ktree/scripts/kconfig/merge_config.sh" -m -O "$t" "$t/.config" "$out/product.fragment" &&
-		make -C "$TOP/$ktree" O="$t" olddefconfig; } >"$t/olddefconfig.log" 2>&1 || {
+		"${KMAKE[@]}" O="$t" olddefconfig; } >"$t/olddefconfig.log" 2>&1 || {
 		tail -n 20 "$t/olddefconfig.log"
 		return 1
 	}
