@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# board/build.sh VARIANT: build vmlinux and zImage in build/kernel-VARIANT.
+# board/build.sh VARIANT: build vmlinux and zImage in build/kernel-VARIANT
+# (xipImage instead for a kernel that executes in place, CONFIG_XIP_KERNEL:
+# Kbuild refuses zImage there).
 # While the build runs, one line a minute says how many objects were
 # compiled, against the object count of the last full build when there was
 # one (build/.kernel-objects-VARIANT), so a first build is not silent for minutes.
@@ -35,9 +37,11 @@ progress "$log" "$(cat "$count_file" 2>/dev/null || echo 0)" &
 progress_pid=$!
 trap 'kill "$progress_pid" 2>/dev/null || true' EXIT
 
-phase build "build-$variant" "${KMAKE[@]}" O="$out" zImage
+image=zImage
+grep -qx 'CONFIG_XIP_KERNEL=y' "$out/.config" && image=xipImage
+phase build "build-$variant" "${KMAKE[@]}" O="$out" "$image"
 # Objects of a full build, for the next first build's progress lines.
 find "$out" -name '*.o' | wc -l >"$count_file"
 # Kbuild leaves zImage alone when nothing changed; mark it as up to date
 # for the Makefile so the kernel's make is not entered next time.
-touch "$out/arch/arm/boot/zImage"
+touch "$out/arch/arm/boot/$image"

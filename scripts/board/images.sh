@@ -32,8 +32,28 @@ uimage() {
 		-n "linux-$(cat "$kout/include/config/kernel.release") $2" -d "$1" "$img/uImage" >/dev/null
 }
 
-cp "$kout/arch/arm/boot/zImage" "$img/zImage"
 cp "$kout/.config" "$img/config"
+
+# The XIP board (mk/xip.mk) has no loader in front of it: QEMU starts the
+# CPU in its first NOR flash bank, flash0.img, which holds U-Boot, the .dtb
+# and the kernel that executes in place (scripts/board/xip-flash.sh); the
+# second bank, flash1.img, the flash board's romfs. Its kernel is an
+# xipImage: Kbuild makes no zImage of an XIP kernel.
+case $variant in
+*-xip-*)
+	cp "$kout/arch/arm/boot/xipImage" "$img/xipImage"
+	cp "$TOP/build/dtb/vexpress-xip.dtb" "$img/vexpress-xip.dtb"
+	cp "$TOP/build/u-boot-xip/u-boot.bin" "$img/u-boot.bin"
+	"$TOP/scripts/board/xip-flash.sh" "$img/flash0.img" "$img/u-boot.bin" \
+		"$img/vexpress-xip.dtb" "$img/xipImage" \
+		"linux-$(cat "$kout/include/config/kernel.release") $variant xipImage"
+	cp --sparse=always "$TOP/build/flash/flash.img" "$img/flash1.img"
+	manifest xipImage vexpress-xip.dtb u-boot.bin flash0.img flash0.img.layout flash1.img config
+	echo "  images     images/$variant: xipImage $(stat -c %s "$img/xipImage") B, flash0.img $(du -k "$img/flash0.img" | cut -f1) KiB used, flash1.img (romfs) $(du -k "$img/flash1.img" | cut -f1) KiB used"
+	exit 0
+	;;
+esac
+cp "$kout/arch/arm/boot/zImage" "$img/zImage"
 
 # A flash board (mk/flash.mk) boots with its root file system on the NOR
 # flash: flash.img and the .dtb that says root=mtd0, no initramfs and no

@@ -4,18 +4,22 @@
 # mk/flash.mk), RAM= (MiB), PORT= (host port, 127.0.0.1),
 # DEBUG_SHELL=1 for the BusyBox debug image, BOOT=direct|sd|tftp (QEMU
 # loads the images itself, or U-Boot boots them from the SD card image or
-# over TFTP).
+# over TFTP); a folder with flash0.img (the XIP board, mk/xip.mk) boots
+# with BOOT=nor: U-Boot and the kernel in the NOR flash, no loader.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib/qemu.sh"
 
-export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080} BOOT=${BOOT:-direct}
+export VARIANT=${VARIANT:-tiny} RAM=${RAM:-32} PORT=${PORT:-8080}
+boot=direct
+[ ! -f "$top/images/$VARIANT/flash0.img" ] || boot=nor
+export BOOT=${BOOT:-$boot}
 off="type 'poweroff' + Enter on the console"
 flash=
 [ ! -f "$top/images/$VARIANT/flash.img" ] || flash=$top/images/$VARIANT/flash.img
 if [ "${DEBUG_SHELL:-0}" = 1 ]; then
-	if [ -n "$flash" ]; then
-		echo "run-arm: DEBUG_SHELL=1: the flash board $VARIANT has no debug image (its root is the romfs in flash.img)" >&2
+	if [ -n "$flash" ] || [ "$BOOT" = nor ]; then
+		echo "run-arm: DEBUG_SHELL=1: the flash board $VARIANT has no debug image (its root is the romfs in the flash)" >&2
 		exit 1
 	fi
 	if [ "$BOOT" != direct ]; then
@@ -40,6 +44,7 @@ direct)
 	;;
 sd) how="U-Boot boots from images/$VARIANT/sdcard.img" ;;
 tftp) how="U-Boot boots over TFTP from images/$VARIANT/" ;;
+nor) how="U-Boot in the NOR flash (flash0.img) starts the kernel in place there, root is the romfs in the second bank (flash1.img)" ;;
 esac
 cat <<EOT
 Booting the $VARIANT board: vexpress-a9, ${RAM} MiB, guest port 80 on 127.0.0.1:$PORT; $how.
