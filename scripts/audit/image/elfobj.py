@@ -255,6 +255,7 @@ def analyse(host_path, image_path):
     start_idx = set((s - seg_base) >> 2 for s in starts)
     code = decode.Code(insns, seg_base, word, lambda i: i in start_idx)
     edges, imp_edges, svc = {}, {}, {}
+    taken = {}   # region -> the regions that form its address (a pointer to it)
     lit_reg = {}
     calls = []   # (region, index, target region or import key)
     cur = -1
@@ -332,6 +333,7 @@ def analyse(host_path, image_path):
                 imp_edges.setdefault(ri, set()).add(plt[c])
             elif in_text(c):
                 edges.setdefault(ri, set()).add(region(c))
+                taken.setdefault(region(c), set()).add(ri)
     memory_numbers(o, svc, calls, insns, code, seg_base, starts)
     # wrappers: regions with a svc whose number is an argument; their calls
     # get the argument's values at the call (a fixpoint inside the object).
@@ -361,6 +363,7 @@ def analyse(host_path, image_path):
                     changed = True
             wcalls.setdefault(ri, []).append((seg_base + 4 * i, tgt, vals))
     o["wrappers"] = {ri: sorted(rs) for ri, rs in wrap.items()}
+    o["taken"] = {ri: sorted(taken[ri]) for ri in wrap if ri in taken}
     o["edges"] = {k: sorted(v) for k, v in edges.items()}
     o["imp_edges"] = {k: sorted(v) for k, v in imp_edges.items()}
     o["svc"] = svc

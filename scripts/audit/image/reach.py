@@ -262,6 +262,13 @@ class Program:
                 unresolved.append({"addr": o["starts"][ri], "func": "%s:%s" % (
                     o["path"], link.name_of(o, ri)), "unresolved": [
                         "syscall wrapper whose address is in data: its callers are not known"]})
+            formers = [f for f in o.get("taken", {}).get(ri, ()) if (i, f) in self.live]
+            if formers:
+                unresolved.append({"addr": o["starts"][ri], "func": "%s:%s" % (
+                    o["path"], link.name_of(o, ri)), "unresolved": [
+                        "syscall wrapper whose address the code at %s forms: its callers "
+                        "through that pointer are not known" % ", ".join(
+                            "%#x" % o["starts"][f] for f in formers[:3])]})
         for i, o in enumerate(self.objs):
             for ri, keys in o["imp_edges"].items():
                 if (i, ri) not in self.live:
