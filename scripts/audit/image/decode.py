@@ -82,20 +82,27 @@ def reglist(ops):
     return out
 
 
+DIGITS = tuple("0123456789")
+
+
 class Insn:
-    __slots__ = ("addr", "base", "cond", "s", "ops", "text")
+    __slots__ = ("addr", "base", "cond", "s", "ops", "mnem")
 
     def __init__(self, addr, mnem, ops):
         self.addr = addr
+        self.mnem = mnem
         self.base, self.cond, self.s = split(mnem)
-        if ops.endswith(tuple("0123456789")) and ", #" in ops:
+        if ops.endswith(DIGITS) and ", #" in ops:
             m = ROT_RE.search(ops)
             if m:   # capstone's "#imm8, #rot": an immediate it does not fold
                 v, r = int(m.group(1), 0), int(m.group(2))
                 ops = ops[:m.start()] + ", #%#x" % (((v >> r) | (v << (32 - r))) & MASK if r
                                                      else v)
         self.ops = ops
-        self.text = mnem + " " + ops
+
+    @property
+    def text(self):
+        return self.mnem + " " + self.ops
 
     def first_reg(self):
         m = REG_RE.match(self.ops)

@@ -259,9 +259,13 @@ def analyse(host_path, image_path):
     lit_reg = {}
     calls = []   # (region, index, target region or import key)
     cur = -1
+    nstarts = len(starts)
+    ri, next_start = -1, seg_base
     for i, ins in enumerate(insns):
         a = seg_base + 4 * i
-        ri = region(a)
+        while a >= next_start:   # the regions in address order, no search
+            ri += 1
+            next_start = starts[ri + 1] if ri + 1 < nstarts else 1 << 33
         if ri != cur:
             # falling into this region from the one before
             if cur >= 0:
