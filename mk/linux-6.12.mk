@@ -47,9 +47,12 @@ endif
 # after make test (TESTS='linux-6.12/*': not the tiny board's again).
 # The flash board (mk/flash.mk) is its tiny kernel only; the trimmed board
 # (below) is tiny-6.12's build folder relinked with its list, about 3 minutes.
+# The XIP board (mk/xip.mk) is one more kernel (seeded from the flash
+# board's folder, but XIP changes asm/memory.h, so nearly every object is
+# compiled again) and one more U-Boot.
 .PHONY: test-6.12
 test-6.12: $(TOOLCHAIN_ID) $(K612_MANIFESTS) images/tiny-flash-6.12/MANIFEST probe-initramfs \
-	images/trim-6.12/MANIFEST $(NOSYS_INITRD)
+	images/trim-6.12/MANIFEST $(NOSYS_INITRD) images/tiny-xip-6.12/MANIFEST
 	@TEST_DIRS="e2e linux-6.12" TESTS='$(or $(TESTS),*6.12*)' tests/run
 
 # Both kernels in one table, with mainline's own tinification beside the
