@@ -37,6 +37,9 @@ VDSO = {"clock_gettime": ("clock_gettime64", "clock_gettime"),
         "__clock_getres64": ("clock_getres_time64", "clock_getres")}
 
 
+GLIBC_BY_NAME = ("__libc_early_init", "pthread_mutex_lock", "pthread_mutex_unlock")
+
+
 class Program:
     def __init__(self, path, loader, analyse, shared):
         self.path = path
@@ -101,6 +104,24 @@ class Program:
                                 self.push((i, rj), (None, "dlopen: dlsym may return %s of %s"
                                                     % (name, o["path"])))
 
+    def by_name_roots(self):
+        """Functions glibc's loader finds in libc by name (_dl_lookup_direct),
+        not through a relocation, and calls: __libc_early_init
+        (elf/dl-call-libc-early-init.c, _dl_call_libc_early_init), and
+        pthread_mutex_lock/unlock, its own locks once libc is loaded
+        (sysdeps/nptl/dl-mutex.c, __rtld_mutex_init)."""
+        interp = self.objs[0]["interp"] or ""
+        if "ld-linux" not in interp:
+            return
+        for i, o in enumerate(self.objs):
+            if o["soname"] != "libc.so.6":
+                continue
+            for name in GLIBC_BY_NAME:
+                for d in o["exports"].get(name, ()):
+                    rj = link.region_of(o, d[2] & ~1)
+                    if rj is not None:
+                        self.push((i, rj), (None, "glibc's loader calls %s by name" % name))
+
     def walk(self):
         while self.work:
             i, ri = self.work.popleft()
@@ -150,6 +171,7 @@ class Program:
 
     def run(self):
         self.roots(list(enumerate(self.objs)), "loaded")
+        self.by_name_roots()
         self.walk()
         kinds = set()
         while True:
