@@ -101,6 +101,9 @@ build/kernel-%/.config: $(DEFCONFIG) $(PATCHED) $(TOOLCHAIN_ID)
 	@echo "kernel $*: configure"
 	@scripts/board/configure.sh $*
 build/kernel-audit/.config: $(AUDIT_FRAGMENT)
+# base's build folder starts as a copy of tiny's (scripts/board/configure.sh):
+# build tiny first.
+build/kernel-base/.config: | build/kernel-tiny/arch/arm/boot/zImage
 
 # --- build: zImage per variant (the kernel's make is entered only when
 # the tree or the config changed) ---------------------------------------------

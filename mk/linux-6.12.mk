@@ -30,6 +30,8 @@ build/kernel-%-6.12/.config: $(K612_DEFCONFIG) $(K612_PATCHED) $(TOOLCHAIN_ID)
 build/kernel-%-6.12/arch/arm/boot/zImage: build/kernel-%-6.12/.config
 	@echo "kernel $*-6.12: build (full log in build/logs/build-$*-6.12.log)"
 	@$(K612_ENV) scripts/board/build.sh $*-6.12
+# base-6.12's build folder starts as a copy of tiny-6.12's (configure.sh).
+build/kernel-base-6.12/.config: | build/kernel-tiny-6.12/arch/arm/boot/zImage
 
 # make defconfig-update LINUX=6.12: kernel/6.12/configs/vexpress_tiny_defconfig
 # from 6.12's tinyconfig, the shared fragment and 6.12's own on top.
