@@ -159,9 +159,12 @@ STOCK_FRAGMENT := build/audit-vexpress/audit.fragment
 # product's programs (default: every executable). build/audit-image/ (BASE=
 # vexpress: build/audit-image-vexpress/): report, fragment, PROGRAM.names.
 ifneq ($(IMAGE),)
-audit: $(PATCHED) build/kernel-$(BASE)/.config
-	@AUDIT_IMAGE='$(IMAGE)' AUDIT_PROGRAMS='$(PROGRAMS)' AUDIT_BASE=$(BASE) scripts/audit/audit.sh
-	@cat build/audit-image$(if $(filter vexpress,$(BASE)),-vexpress)/report.txt
+# LINUX=6.12: against the 6.12 tree and tiny-6.12's config, with the
+# allowlist a trimmed board takes (build/audit-image-6.12/syscall.allow).
+AUDIT_IMAGE_CONFIG := $(if $(filter 6.12,$(LINUX)),build/kernel-$(BASE)-6.12/.config build/linux-6.12/.patched,build/kernel-$(BASE)/.config)
+audit: $(PATCHED) $(AUDIT_IMAGE_CONFIG)
+	@AUDIT_IMAGE='$(IMAGE)' AUDIT_PROGRAMS='$(PROGRAMS)' AUDIT_BASE=$(BASE) AUDIT_LINUX=$(LINUX) scripts/audit/audit.sh
+	@cat build/audit-image$(if $(filter vexpress,$(BASE)),-vexpress)$(if $(filter 6.12,$(LINUX)),-6.12)/report.txt
 else ifeq ($(BASE)$(LINUX),tiny6.12)
 audit: build/audit-6.12/syscalls.json
 	@cat build/audit-6.12/report.txt
