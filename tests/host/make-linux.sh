@@ -39,7 +39,7 @@ check "tiny-nodce-6.12 is a 6.12 board" \
 ko=$(mktemp -d)
 out=$(KSRC=$TOP/build/linux-6.12 KOUT=$ko scripts/board/configure.sh tiny-bogus-6.12 2>&1)
 rm -rf "$ko"
-check "configure.sh names the measure-kernels, flash and trimmed variants when it refuses one" grep -q "tiny-nodce-6.12, base-nodce-6.12, tiny-slub-6.12, tiny-flash-6.12, base-flash-6.12 or trim-6.12" <<<"$out"
+check "configure.sh names the measure-kernels, flash, trimmed and XIP variants when it refuses one" grep -q "tiny-nodce-6.12, base-nodce-6.12, tiny-slub-6.12, tiny-flash-6.12, base-flash-6.12, trim-6.12, trim-flash-6.12, tiny-xip-6.12 or tiny-xip-17-6.12" <<<"$out"
 # make's own database (-p), so that the answer does not depend on whether
 # the trees were extracted already: the trees' prerequisites are the series
 # and its patches, and never the cover letter, which is not applied.
