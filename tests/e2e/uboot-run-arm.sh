@@ -32,7 +32,7 @@ out=$(timeout 30 make -C "$TOP" --no-print-directory run-arm BOOT=floppy </dev/n
 rc=$?
 echo "$out"
 check "run-arm BOOT=floppy: refused (status $rc), naming the choices" \
-	bash -c '[ "$0" -ne 0 ] && grep -q "BOOT=floppy: use direct, sd or tftp" <<<"$1"' "$rc" "$out"
+	bash -c '[ "$0" -ne 0 ] && grep -q "BOOT=floppy: use direct, sd, tftp or nor" <<<"$1"' "$rc" "$out"
 out=$(timeout 30 make -C "$TOP" --no-print-directory run-arm BOOT=sd DEBUG_SHELL=1 </dev/null 2>&1)
 rc=$?
 echo "$out"
