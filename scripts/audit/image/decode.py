@@ -14,6 +14,10 @@ import struct
 
 import capstone
 
+# Register names as the static mode reads them (ip -> r12, a {r4-r7, lr} list).
+import syscalls as static
+reg, reglist = static.reg, static.reglist
+
 CONDS = ("eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls",
          "ge", "lt", "gt", "le", "al")
 BASES = set("""b bl blx bx mov mvn ldr ldrb ldrh ldrsb ldrsh ldrd ldrex ldm ldmda ldmdb
@@ -21,8 +25,6 @@ ldmib str strb strh strd strex stm stmda stmdb stmib push pop add adc sub sbc rs
 orr eor bic lsl lsr asr ror rrx mul mla umull smull umlal smlal cmp cmn tst teq svc clz
 udf bkpt nop mrs msr mrc mcr ldc stc cdp pld swp swpb uxtb uxth sxtb sxth rev
 qadd qsub smulbb smlabb""".split())
-ALIAS = {"sb": "r9", "sl": "r10", "fp": "r11", "ip": "r12", "sp": "r13", "lr": "r14",
-         "pc": "r15"}
 REG_RE = re.compile(r"\b(r1[0-5]|r[0-9]|sb|sl|fp|ip|sp|lr|pc)\b")
 IMM_RE = re.compile(r"#(-?(?:0x[0-9a-f]+|\d+))")
 MASK = 0xFFFFFFFF
@@ -58,28 +60,9 @@ def split(mnem):
     return r
 
 
-def reg(name):
-    return ALIAS.get(name, name)
-
-
 def imm(text):
     m = IMM_RE.search(text)
     return int(m.group(1), 0) if m else None
-
-
-def reglist(ops):
-    m = re.search(r"\{([^}]*)\}", ops)
-    if not m:
-        return []
-    out = []
-    for part in m.group(1).split(","):
-        part = part.strip()
-        if "-" in part:
-            a, b = [int(reg(x.strip())[1:]) for x in part.split("-")]
-            out += ["r%d" % k for k in range(a, b + 1)]
-        elif part:
-            out.append(reg(part))
-    return out
 
 
 DIGITS = tuple("0123456789")

@@ -44,7 +44,7 @@ def code_id(mods):
     return h.hexdigest()[:12]
 
 
-CODE_ID = code_id((elfobj, elfobj.decode))      # one object's analysis
+CODE_ID = code_id((elfobj, elfobj.decode, elfobj.decode.static))  # one object's analysis
 VERDICT_ID = code_id((elfobj, elfobj.decode, reach, link, splice, splice.audit_flow,
                       splice.static))           # the splice verdicts of a program
 
